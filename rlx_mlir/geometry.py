@@ -1,0 +1,150 @@
+"""Conv and pool geometry: the one place that answers every shape question.
+
+Verifiers, rewrite patterns, the IRDL generator and the tests all ask this module for
+output sizes, adjoint paddings and solved output paddings, so a convention (PyTorch's
+floor-division output size, NCHW, symmetric padding) is stated exactly once.
+
+Everything here is plain integers: no xDSL, no MLIR. A `GeometryError` carries a
+sentence that a verifier can put straight into its diagnostic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Pair = tuple[int, int]
+SPATIAL_AXES = ("height", "width")
+
+
+class GeometryError(ValueError):
+    """A configuration that no convolution or pooling can have."""
+
+
+def conv_output_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """PyTorch's `floor((in + 2p - d*(k-1) - 1) / s) + 1`.
+
+    Python's `//` floors towards minus infinity, so an input smaller than the dilated
+    kernel gives a size <= 0, which callers reject.
+    """
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def conv_transpose_output_size(
+    size: int, kernel: int, stride: int, padding: int, dilation: int, output_padding: int
+) -> int:
+    """`(in - 1)*s - 2p + d*(k-1) + output_padding + 1`, the forward conv's left inverse."""
+    return (size - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1
+
+
+def smallest_conv_input(out: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """The smallest input size that a forward conv maps to `out` outputs.
+
+    The floor division means `stride` consecutive input sizes share one output size:
+    `[smallest, smallest + stride - 1]`. The input gradient must accept all of them.
+    """
+    return (out - 1) * stride + dilation * (kernel - 1) + 1 - 2 * padding
+
+
+@dataclass(frozen=True)
+class Window2d:
+    """The 2-D sliding-window configuration shared by convs, pools and im2col."""
+
+    kernel: Pair
+    stride: Pair
+    padding: Pair
+    dilation: Pair = (1, 1)
+
+    def validate(self) -> None:
+        """Reject the values no window can have (the length checks belong to the op)."""
+        for name, values, low in (
+            ("kernel_size", self.kernel, 1),
+            ("stride", self.stride, 1),
+            ("dilation", self.dilation, 1),
+            ("padding", self.padding, 0),
+        ):
+            if any(v < low for v in values):
+                bound = "positive" if low == 1 else "non-negative"
+                raise GeometryError(f"expected {name} to be {bound}, got {list(values)}")
+
+    def output_size(self, spatial: Pair) -> Pair:
+        """The forward output size, or a GeometryError when a side has no window."""
+        out = tuple(
+            conv_output_size(spatial[i], self.kernel[i], self.stride[i], self.padding[i], self.dilation[i])
+            for i in range(2)
+        )
+        for i, size in enumerate(out):
+            if size < 1:
+                extent = self.dilation[i] * (self.kernel[i] - 1) + 1
+                raise GeometryError(
+                    f"the {SPATIAL_AXES[i]} has no complete window: input {spatial[i]} "
+                    f"padded by {self.padding[i]} on each side is smaller than the "
+                    f"(dilated) kernel extent {extent}"
+                )
+        return out  # type: ignore[return-value]
+
+    def transpose_output_size(self, spatial: Pair, output_padding: Pair) -> Pair:
+        """The transposed conv's output size, or a GeometryError when it is not positive."""
+        out = tuple(
+            conv_transpose_output_size(
+                spatial[i], self.kernel[i], self.stride[i], self.padding[i], self.dilation[i], output_padding[i]
+            )
+            for i in range(2)
+        )
+        for i, size in enumerate(out):
+            if size < 1:
+                raise GeometryError(f"the transposed convolution's output {SPATIAL_AXES[i]} would be {size}")
+        return out  # type: ignore[return-value]
+
+    def solved_output_padding(self, grad_spatial: Pair, input_spatial: Pair) -> Pair:
+        """The output_padding that makes conv_transpose(dy) exactly `input_spatial` big.
+
+        RLX's `max(0, in - base)`; here a value outside `[0, stride)` is an error instead of
+        a silent clamp, because it means dy cannot have come from an input of that size.
+        """
+        solved = []
+        for i in range(2):
+            base = smallest_conv_input(
+                grad_spatial[i], self.kernel[i], self.stride[i], self.padding[i], self.dilation[i]
+            )
+            extra = input_spatial[i] - base
+            if not 0 <= extra < self.stride[i]:
+                sizes = (
+                    f"{base}" if self.stride[i] == 1 else f"{base}..{base + self.stride[i] - 1}"
+                )
+                raise GeometryError(
+                    f"an input {SPATIAL_AXES[i]} of {input_spatial[i]} does not give "
+                    f"{grad_spatial[i]} outputs; expected an input {SPATIAL_AXES[i]} of {sizes}"
+                )
+            solved.append(extra)
+        return (solved[0], solved[1])
+
+    def adjoint_padding(self) -> Pair:
+        """Low padding of the stride-dilated dy in the input gradient: `d*(k-1) - p`.
+
+        Negative where the forward padding exceeds the dilated kernel reach; the pattern
+        slices instead of padding there.
+        """
+        return (
+            self.dilation[0] * (self.kernel[0] - 1) - self.padding[0],
+            self.dilation[1] * (self.kernel[1] - 1) - self.padding[1],
+        )
+
+    def validate_pool_padding(self) -> None:
+        """PyTorch's pooling rule: padding at most half the kernel, so no window is all padding."""
+        for i in range(2):
+            if self.padding[i] > self.kernel[i] // 2:
+                raise GeometryError(
+                    f"expected padding to be at most half the kernel size, got padding "
+                    f"{list(self.padding)} for kernel_size {list(self.kernel)}"
+                )
+
+    def windows_per_cell(self) -> Pair:
+        """How many windows along each axis can contain one input cell: ceil(K*d / S) bound.
+
+        For a gather over the windows containing an input cell (pool backward, conv
+        adjoint), this is the extent of the window loop: `ceil(k / s)` for dilation 1.
+        """
+        return (
+            -(-self.kernel[0] // self.stride[0]),
+            -(-self.kernel[1] // self.stride[1]),
+        )

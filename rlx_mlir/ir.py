@@ -1,0 +1,105 @@
+"""Reading and checking IR the way mlir-opt does: every op knows where it came from.
+
+xDSL's parser leaves ops without a location unless the text spells one out, and its
+verifier reports an error by reprinting the whole module. Our users expect mlir-opt's
+one-line diagnostics (`file:line:col: error: 'rlx.conv2d' op expected ...`), so the
+parser here stamps each op with a `FileLineColLoc`, and verification walks the ops one by
+one so that an error names the op that failed and its source position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from rlx_mlir.dialects.rlx import RLX
+
+
+@dataclass
+class DiagnosticError(Exception):
+    """An error with the source position it is about, printed like mlir-opt prints one."""
+
+    message: str
+    location: str | None = None
+    context: str = ""
+
+    def __str__(self) -> str:
+        head = f"{self.location}: error: {self.message}" if self.location else f"error: {self.message}"
+        return head + (f"\n{self.context}" if self.context else "")
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """All of xDSL's dialects plus RLX: what `rlx-opt` and `rlx_mlir.compile` parse with."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    if RLX.name not in ctx.registered_dialect_names:
+        ctx.register_dialect(RLX.name, lambda: RLX)
+    return ctx
+
+
+def format_location(op: Operation) -> str | None:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return None
+
+
+class LocatingParser(Parser):
+    """A Parser that gives each op it reads the file:line:col it was read from."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._name = name
+        self._line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        start: Span = self._current_token.span
+        op = super().parse_operation()
+        if not isinstance(op.location, FileLineColLoc):
+            where = start.get_location()
+            op.location = FileLineColLoc(
+                StringAttr(self._name), IntAttr(where.line + self._line_offset), IntAttr(where.col)
+            )
+        return op
+
+
+def parse_error_diagnostic(error: ParseError, line_offset: int = 0) -> DiagnosticError:
+    """Turn xDSL's ParseError into a located diagnostic that keeps the caret context."""
+    from dataclasses import replace
+
+    span = replace(error.span, line_offset=line_offset)
+    where = span.get_location()
+    context_lines = span.print_with_context().splitlines()[1:]  # drop xDSL's location line
+    return DiagnosticError(error.msg, str(where), "\n".join(context_lines))
+
+
+def parse_module(
+    ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0
+) -> ModuleOp:
+    """Parse and verify `text`; raise DiagnosticError naming the first problem."""
+    try:
+        module = LocatingParser(ctx, text, name, line_offset).parse_module()
+    except ParseError as error:
+        raise parse_error_diagnostic(error, line_offset) from None
+    verify_module(module)
+    return module
+
+
+def verify_module(module: Operation) -> None:
+    """Verify op by op, parents first, so that a failure names the op and where it is."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except (VerifyException, DiagnosticException) as error:
+            message = str(error).split("\n\n")[0].strip()
+            if not message.startswith(f"'{op.name}'"):
+                message = f"'{op.name}' op {message}"
+            raise DiagnosticError(message, format_location(op)) from None

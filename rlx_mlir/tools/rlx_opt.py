@@ -1,0 +1,224 @@
+"""`rlx-opt`: xDSL's opt tool with the RLX dialect and passes, behaving like mlir-opt.
+
+What it adds to `xdsl-opt`:
+- mlir-opt-style pass flags: `--decompose-backward`, `--convert-rlx-to-linalg=opt=value`,
+  mixed freely with `-p pipeline`; passes run in command-line order.
+- mlir-opt-style diagnostics: `file:line:col: error: 'op' op message`, exit code 1, no
+  Python traceback (set `RLX_MLIR_DEBUG=1` to see one for an internal error).
+- `-o FILE` is written atomically: on any error the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+import rlx_mlir
+from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module
+from rlx_mlir.universe import RLX_UNIVERSE
+
+TOOL = "rlx-opt"
+
+
+def _rlx_pass_names() -> list[str]:
+    return list(RLX_UNIVERSE.all_passes)
+
+
+def pass_flags_to_pipeline(argv: Sequence[str], pass_names: Sequence[str]) -> list[str]:
+    """Fold `--PASS[=OPTIONS]` flags and `-p/--passes` values into one `-p` pipeline.
+
+    mlir-opt writes options as `--pass=opt=value` or `--pass="a=1 b=2"`; xDSL's pipeline
+    syntax is `pass{a=1 b=2}`. The order on the command line is the order the passes run.
+    """
+    rest: list[str] = []
+    pipeline: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg in ("-p", "--passes"):
+            value = next(args, None)
+            if value is None:
+                rest.append(arg)  # let argparse report the missing value
+            elif value:
+                pipeline.append(value)
+            continue
+        if arg.startswith("--passes=") or (arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--")):
+            value = arg.split("=", 1)[1] if arg.startswith("--passes=") else arg[2:]
+            if value:
+                pipeline.append(value)
+            continue
+        if arg.startswith("--"):
+            name, _, options = arg[2:].partition("=")
+            if name in pass_names:
+                options = options.strip().strip('"').strip("'")
+                pipeline.append(f"{name}{{{options}}}" if options else name)
+                continue
+        rest.append(arg)
+    if pipeline:
+        rest += ["-p", ",".join(pipeline)]
+    return rest
+
+
+class RlxOptMain(xDSLOptMain):
+    version_format = f"rlx-opt {rlx_mlir.__version__} (xDSL {{xdsl_version}})"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        argv = list(sys.argv[1:] if args is None else args)
+        self._pass_flag_names = _rlx_pass_names()
+        super().__init__(description="rlx-mlir modular optimizer driver", args=pass_flags_to_pipeline(argv, self._pass_flag_names))
+
+    # -- registration: RLX's own entries, whether or not the plugin entry point is installed
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        for name, factory in RLX_UNIVERSE.all_dialects.items():
+            if name not in self.ctx.registered_dialect_names:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in RLX_UNIVERSE.all_passes.items():
+            self.available_passes.setdefault(name, factory)
+
+    def register_all_arguments(self, arg_parser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.epilog = "RLX pass flags (mlir-opt style): " + ", ".join(
+            f"--{name}[=OPTIONS]" for name in _rlx_pass_names()
+        )
+
+    # -- pipeline: verify after every pass with located diagnostics
+
+    def setup_pipeline(self):
+        def verify_after(previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None) -> None:
+            if previous is None or self.args.disable_verify:
+                return
+            try:
+                verify_module(module)
+            except DiagnosticError as error:
+                error.message = f"after pass '{previous.name}': {error.message}"
+                raise
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, verify_after)
+
+    def get_input_name(self):
+        return self.args.input_file or "<stdin>"
+
+    # -- parsing with source locations
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        if (self.args.frontend or file_extension) != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        try:
+            text = chunk.read().decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DiagnosticError(f"input is not UTF-8 text ({error.reason} at byte {error.start})", self.get_input_name())
+        parser = LocatingParser(self.ctx, text, self.get_input_name(), start_offset)
+        try:
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except Exception as error:  # xDSL raises ParseError and, for some inputs, other errors
+            from xdsl.utils.exceptions import ParseError
+
+            if isinstance(error, ParseError):
+                raise parse_error_diagnostic(error, start_offset) from None
+            raise
+        if not self.args.disable_verify:
+            verify_module(module)
+        return module
+
+    # -- running: collect everything, write once
+
+    def run(self):
+        chunks, file_extension = self.prepare_input()
+        pieces: list[str] = []
+        for index, (chunk, offset) in enumerate(chunks):
+            try:
+                module = self.parse_chunk(chunk, file_extension, offset)
+                if module is not None:
+                    self.apply_passes(module)
+                    pieces.append(self.output_resulting_program(module))
+            except DiagnosticError as error:
+                if not (self.args.verify_diagnostics or self.args.parsing_diagnostics):
+                    raise
+                pieces.append(f"{error}\n")
+            finally:
+                chunk.close()
+        write_output(self.args.output_file, "// -----\n".join(pieces))
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write to stdout, or replace `path` atomically so a reader never sees half a file."""
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=".rlx-opt-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as stream:
+            stream.write(text)
+        if os.path.exists(path):
+            os.chmod(temporary, os.stat(path).st_mode & 0o777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _version_text() -> str:
+    from importlib.metadata import version
+
+    from rlx_mlir.backend.toolchain import ToolchainError, describe
+
+    try:
+        toolchain = describe()
+    except ToolchainError as error:
+        toolchain = f"not found ({error})"
+    return f"rlx-opt {rlx_mlir.__version__}\nxDSL {version('xdsl')}\nMLIR toolchain: {toolchain}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if "--version" in args or "-v" in args:
+            print(_version_text())
+            return 0
+        RlxOptMain(args).run()
+        return 0
+    except DiagnosticError as error:
+        print(error, file=sys.stderr)
+    except (ArgSpecParseError, ValueError) as error:
+        # bad pipeline text, unknown pass, bad pass option
+        print(f"{TOOL}: error: {error}", file=sys.stderr)
+    except OSError as error:
+        where = f" '{error.filename}'" if error.filename else ""
+        print(f"{TOOL}: error: cannot access{where}: {error.strerror or error}", file=sys.stderr)
+    except SystemExit as exit_:
+        # argparse has printed its usage error (unknown flag); mlir-opt exits 1 there too
+        return 0 if exit_.code in (0, None) else 1
+    except KeyboardInterrupt:
+        print(f"{TOOL}: interrupted", file=sys.stderr)
+    except Exception as error:  # an internal error: still no traceback unless asked for
+        if os.environ.get("RLX_MLIR_DEBUG"):
+            raise
+        print(
+            f"{TOOL}: internal error: {type(error).__name__}: {error}\n"
+            f"(set RLX_MLIR_DEBUG=1 for a traceback, and please report it)",
+            file=sys.stderr,
+        )
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

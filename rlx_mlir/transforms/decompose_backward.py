@@ -1,0 +1,69 @@
+"""`decompose-backward`: every RLX backward op becomes linalg/arith/tensor.
+
+After this pass no `rlx.*_backward` op is left; forward RLX ops are untouched (they are
+`convert-rlx-to-linalg`'s). Each pattern lives beside the math it implements:
+`conv_backward` for the convolution gradients, `pool_backward` for the pooling gradients.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+from rlx_mlir.transforms.options import check_choice
+
+CONV_WEIGHT_CHOICES = ("direct", "im2col")
+CONV_INPUT_CHOICES = ("direct", "transpose")
+POOL_TIES_CHOICES = ("first", "all")
+
+
+@dataclass(frozen=True)
+class DecomposeBackwardPass(ModulePass):
+    """Rewrite `rlx.conv2d_backward_{weight,input}` and `rlx.{max,avg}_pool2d_backward`.
+
+    Options:
+    - `conv-weight`: `direct` (one gather-form contraction) or `im2col` (RLX's im2col +
+      matmul, chunked over rows above `im2col-max-elements`).
+    - `conv-input`: `direct` (the adjoint conv in gather form) or `transpose` (RLX's route
+      through `rlx.conv_transpose2d` with the solved output_padding, then lowered the way
+      `convert-rlx-to-linalg` lowers it).
+    - `pool-ties`: `first` (PyTorch: the first maximum of a window takes its gradient) or
+      `all` (RLX's fast path: every tied maximum does).
+
+    Legal after it: `linalg`, `tensor`, `arith` (and `math`) ops plus any forward RLX op
+    the input had.
+    """
+
+    name = "decompose-backward"
+
+    conv_weight: str = "direct"
+    im2col_max_elements: int = 4_194_304
+    conv_input: str = "direct"
+    pool_ties: str = "first"
+
+    def __post_init__(self):
+        check_choice(self.name, "conv-weight", self.conv_weight, CONV_WEIGHT_CHOICES)
+        check_choice(self.name, "conv-input", self.conv_input, CONV_INPUT_CHOICES)
+        check_choice(self.name, "pool-ties", self.pool_ties, POOL_TIES_CHOICES)
+        if self.im2col_max_elements < 1:
+            raise ValueError(
+                f"{self.name}: option 'im2col-max-elements' must be positive, got {self.im2col_max_elements}"
+            )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from rlx_mlir.transforms.conv_backward import conv_backward_patterns
+        from rlx_mlir.transforms.pool_backward import pool_backward_patterns
+
+        patterns = [
+            *conv_backward_patterns(
+                conv_weight=self.conv_weight,
+                im2col_max_elements=self.im2col_max_elements,
+                conv_input=self.conv_input,
+            ),
+            *pool_backward_patterns(pool_ties=self.pool_ties),
+        ]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)

@@ -1,0 +1,34 @@
+"""The xDSL plugin entry point: lets plain `xdsl-opt` see the RLX dialect and passes.
+
+Registered under the `xdsl.universe` entry-point group in pyproject.toml. `rlx-opt` gets
+the same registrations through xDSL's multiverse, so nothing is registered twice.
+"""
+
+from xdsl.universe import Universe
+
+
+def _rlx_dialect():
+    from rlx_mlir.dialects.rlx import RLX
+
+    return RLX
+
+
+def _decompose_backward():
+    from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+
+    return DecomposeBackwardPass
+
+
+def _convert_rlx_to_linalg():
+    from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+
+    return ConvertRlxToLinalgPass
+
+
+RLX_UNIVERSE = Universe(
+    all_dialects={"rlx": _rlx_dialect},
+    all_passes={
+        "decompose-backward": _decompose_backward,
+        "convert-rlx-to-linalg": _convert_rlx_to_linalg,
+    },
+)
