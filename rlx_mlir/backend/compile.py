@@ -1,0 +1,188 @@
+"""Drive the external tools from linalg-on-tensors to a loadable shared library.
+
+Stages, each one's output accepted by the next tool:
+
+=============  =============================================  =========================
+stage          produced by                                     consumed by
+=============  =============================================  =========================
+``linalg``     :func:`rlx_mlir.backend.interface.prepare`      ``mlir-opt``
+``llvm-mlir``  ``mlir-opt`` with the pipeline's flags          ``mlir-translate``
+``llvm-ir``    ``mlir-translate --mlir-to-llvmir`` [+ ``opt``] ``llc`` / ``opt``
+``obj``        ``llc -filetype=obj --relocation-model=pic``    the linker
+``shared``     ``cc -shared ... -lmlir_c_runner_utils``        ``dlopen``
+=============  =============================================  =========================
+
+:func:`build_library` runs all stages behind the content-addressed cache of
+:mod:`rlx_mlir.backend.cache`; :func:`emit` runs up to one stage without caching, for
+inspection and for the command-line tools.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from rlx_mlir.backend import cache, toolchain
+from rlx_mlir.backend.interface import (
+    FunctionSignature,
+    module_text,
+    prepare,
+    signatures_from_json,
+)
+from rlx_mlir.backend.pipelines import Pipeline, get_pipeline
+from rlx_mlir.backend.runtime import NativeModule, load
+
+STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
+
+# Bump when the prepared text or the library layout changes, to invalidate old entries.
+_FORMAT_VERSION = "1"
+
+_last = threading.local()
+
+
+@dataclass(frozen=True)
+class Library:
+    """A compiled shared library and what is needed to call into it."""
+
+    path: Path
+    signatures: dict[str, FunctionSignature]
+    cache_hit: bool
+
+
+def build_library(module: str | Operation, pipeline: str = "plain") -> Library:
+    """Compile ``module`` to a shared library, reusing a cached build when possible."""
+    lowering = get_pipeline(pipeline)
+    text = module_text(module)
+    key = _cache_key(text, lowering)
+    directory = cache.cache_dir()
+    found = cache.lookup(directory, key)
+    if found is not None:
+        library, metadata = found
+        result = Library(library, signatures_from_json(metadata["signatures"]), True)
+    else:
+        prepared = prepare(text)
+        library = cache.publish(
+            directory,
+            key,
+            lambda workdir: _lower(prepared.text, lowering, "shared", workdir),
+            {
+                "pipeline": lowering.name,
+                "signatures": [s.to_json() for s in prepared.signatures.values()],
+            },
+        )
+        result = Library(library, prepared.signatures, False)
+    _last.cache_hit = result.cache_hit
+    return result
+
+
+def compile_to_library(module: str | Operation, pipeline: str = "plain") -> Path:
+    """Path of the shared library for ``module`` (see :func:`build_library`)."""
+    return build_library(module, pipeline).path
+
+
+def compile_module(module: str | Operation, pipeline: str = "plain") -> NativeModule:
+    """Compile ``module`` and load it: ``compile_module(m)["f"](*arrays)``."""
+    library = build_library(module, pipeline)
+    return load(library.path, library.signatures)
+
+
+def last_compile_was_cache_hit() -> bool | None:
+    """Whether this thread's last :func:`build_library` was served from the cache."""
+    return getattr(_last, "cache_hit", None)
+
+
+def emit(module: str | Operation, stage: str, pipeline: str = "plain") -> str | bytes:
+    """``module`` lowered up to ``stage``: text for the IR stages, bytes for obj/shared."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
+    lowering = get_pipeline(pipeline)
+    prepared = prepare(module)
+    with tempfile.TemporaryDirectory(prefix="rlx-mlir-emit-") as tmp:
+        output = _lower(prepared.text, lowering, stage, Path(tmp))
+        return output.read_bytes() if isinstance(output, Path) else output
+
+
+def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Path:
+    """Run the tools on prepared ``text`` up to ``stage``; files are written to ``workdir``."""
+    if stage == "linalg":
+        return text
+    tool = toolchain.find_tool
+    llvm_mlir = toolchain.run(
+        f"mlir-opt ({pipeline.name} pipeline)",
+        [str(tool("mlir-opt").path), *pipeline.mlir_opt_flags, "-"],
+        input=text,
+    )
+    if stage == "llvm-mlir":
+        return llvm_mlir
+    llvm_ir = toolchain.run(
+        "mlir-translate",
+        [str(tool("mlir-translate").path), "--mlir-to-llvmir", "-"],
+        input=llvm_mlir,
+    )
+    if pipeline.llvm_opt_flags:
+        llvm_ir = toolchain.run(
+            "opt",
+            [str(tool("opt").path), *pipeline.llvm_opt_flags, "-S", "-"],
+            input=llvm_ir,
+        )
+    if stage == "llvm-ir":
+        return llvm_ir
+    obj = workdir / "module.o"
+    toolchain.run(
+        "llc",
+        [
+            str(tool("llc").path),
+            *pipeline.llc_flags,
+            "-filetype=obj",
+            "--relocation-model=pic",
+            "-o",
+            str(obj),
+            "-",
+        ],
+        input=llvm_ir,
+    )
+    if stage == "obj":
+        return obj
+    shared = workdir / "module.so"
+    lib_dir = toolchain.runtime_library_dir()
+    toolchain.run(
+        "link",
+        [
+            *toolchain.c_compiler(),
+            "-shared",
+            "-o",
+            str(shared),
+            str(obj),
+            f"-L{lib_dir}",
+            "-lmlir_c_runner_utils",
+            "-lm",
+            f"-Wl,-rpath,{lib_dir}",
+        ],
+    )
+    return shared
+
+
+def _cache_key(text: str, pipeline: Pipeline) -> str:
+    """Hash of everything that determines the library built from ``text``."""
+    tools = [toolchain.find_tool(n) for n in ("mlir-opt", "mlir-translate", "opt", "llc")]
+    return cache.make_key(
+        _FORMAT_VERSION,
+        text,
+        json.dumps(
+            [
+                pipeline.name,
+                pipeline.mlir_opt_flags,
+                pipeline.llvm_opt_flags,
+                pipeline.llc_flags,
+            ]
+        ),
+        json.dumps([str(t) for t in tools]),
+        " ".join(toolchain.c_compiler()),
+        str(toolchain.runtime_library_dir()),
+        cache.host_identity(),
+    )
