@@ -1,0 +1,307 @@
+"""Builders that hide xDSL ceremony, so a rewrite pattern shows only its formula.
+
+`TensorBuilder` emits tensor/linalg/arith ops before the op being rewritten: typed
+constants, empty/filled tensors whose dynamic batch comes from an operand, static pads,
+reshapes, slices, upstream named ops, and gather-form `linalg.generic`s whose indexing
+maps are written as Python lambdas:
+
+    b.generic(
+        ins=[dy, xpad], init=zeros,
+        maps=[lambda f, c, kh, kw, n, ho, wo: (n, f, ho, wo),
+              lambda f, c, kh, kw, n, ho, wo: (n, c, ho * sh + kh * dh, wo * sw + kw * dw),
+              lambda f, c, kh, kw, n, ho, wo: (f, c, kh, kw)],
+        iterators="ppppRRR",
+        body=lambda r, dy_, x_, acc: r.add(acc, r.mul(dy_, x_)),
+    )
+
+`RegionBuilder` is what a body lambda receives: arithmetic that picks the float or
+integer op from the operand type, `linalg.index`, `tensor.extract` and `select`.
+Every op emitted carries the location of the op being rewritten, so a later diagnostic
+still points at the user's source line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
+
+MapLike = AffineMap | Callable[..., tuple]
+Shape = Sequence[int]
+
+
+def affine_map(spec: MapLike) -> AffineMap:
+    return spec if isinstance(spec, AffineMap) else AffineMap.from_callable(spec)
+
+
+def is_dynamic(dim: int) -> bool:
+    return dim == DYNAMIC_INDEX or dim < 0
+
+
+def tensor_type(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType), f"expected a tensor, got {value.type}"
+    return value.type
+
+
+def shape_of(value: SSAValue) -> tuple[int, ...]:
+    return tensor_type(value).get_shape()
+
+
+def element_type_of(value: SSAValue) -> Attribute:
+    return tensor_type(value).element_type
+
+
+def _is_float(type_: Attribute) -> bool:
+    return isinstance(type_, AnyFloat)
+
+
+class _Emitter:
+    """Inserts ops at one point, stamping them with one location."""
+
+    def __init__(self, insert: Callable[[Operation], None], location: Attribute | None):
+        self._insert = insert
+        self._location = location
+
+    def emit(self, op: Operation) -> Operation:
+        if self._location is not None:
+            op.location = self._location
+        self._insert(op)
+        return op
+
+    def index(self, value: int) -> SSAValue:
+        return self.emit(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+
+    def constant(self, value: float | int | bool, type_: Attribute) -> SSAValue:
+        """A scalar constant of `type_`; floats may be +-inf or nan."""
+        if isinstance(type_, IndexType):
+            return self.index(int(value))
+        if isinstance(type_, IntegerType):
+            return self.emit(arith.ConstantOp(IntegerAttr(int(value), type_))).results[0]
+        return self.emit(arith.ConstantOp(FloatAttr(float(value), type_))).results[0]  # type: ignore[arg-type]
+
+
+class RegionBuilder(_Emitter):
+    """What a `linalg.generic` body sees: scalar math picked by type, indices, extracts."""
+
+    def __init__(self, block: Block, location: Attribute | None):
+        super().__init__(block.add_op, location)
+        self.block = block
+
+    def loop_index(self, dim: int) -> SSAValue:
+        return self.emit(linalg.IndexOp(dim)).results[0]
+
+    def _binary(self, float_op, int_op, a: SSAValue, b: SSAValue) -> SSAValue:
+        op = float_op if _is_float(a.type) else int_op
+        return self.emit(op(a, b)).results[0]
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._binary(arith.AddfOp, arith.AddiOp, a, b)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._binary(arith.SubfOp, arith.SubiOp, a, b)
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._binary(arith.MulfOp, arith.MuliOp, a, b)
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """Float division, or unsigned integer division (callers keep indices >= 0)."""
+        return self._binary(arith.DivfOp, arith.DivUIOp, a, b)
+
+    def rem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.RemUIOp(a, b)).results[0]
+
+    def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.CmpiOp(a, b, predicate)).results[0]
+
+    def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.CmpfOp(a, b, predicate)).results[0]
+
+    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.AndIOp(a, b)).results[0]
+
+    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.OrIOp(a, b)).results[0]
+
+    def select(self, condition: SSAValue, if_true: SSAValue, if_false: SSAValue) -> SSAValue:
+        return self.emit(arith.SelectOp(condition, if_true, if_false)).results[0]
+
+    def index_cast(self, value: SSAValue, type_: Attribute) -> SSAValue:
+        return self.emit(arith.IndexCastOp(value, type_)).results[0]
+
+    def sitofp(self, value: SSAValue, type_: Attribute) -> SSAValue:
+        return self.emit(arith.SIToFPOp(value, type_)).results[0]
+
+    def extract(self, source: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        """`tensor.extract`: indices must be in bounds (it lowers to a plain load)."""
+        return self.emit(tensor.ExtractOp(source, list(indices), element_type_of(source))).results[0]
+
+    def in_range(self, value: SSAValue, bound: SSAValue) -> SSAValue:
+        """`0 <= value < bound` in one unsigned compare (a negative index wraps high)."""
+        return self.cmpi("ult", value, bound)
+
+
+class TensorBuilder(_Emitter):
+    """Emits tensor-level ops before the op a pattern rewrites."""
+
+    def __init__(self, rewriter: PatternRewriter, anchor: Operation):
+        super().__init__(rewriter.insert_op, anchor.location)
+        self.rewriter = rewriter
+
+    # -- shapes --------------------------------------------------------------------------
+
+    def dim(self, value: SSAValue, axis: int) -> SSAValue:
+        return self.emit(tensor.DimOp(value, self.index(axis))).results[0]
+
+    def dynamic_sizes(self, shape: Shape, like: SSAValue | None) -> list[SSAValue]:
+        """SSA sizes for the dynamic dims of `shape`, read from the same axes of `like`."""
+        dynamic_axes = [axis for axis, size in enumerate(shape) if is_dynamic(size)]
+        if dynamic_axes and like is None:
+            raise ValueError("a dynamic shape needs a tensor to read its sizes from")
+        return [self.dim(like, axis) for axis in dynamic_axes]  # type: ignore[arg-type]
+
+    def empty(self, shape: Shape, element_type: Attribute, like: SSAValue | None = None) -> SSAValue:
+        """`tensor.empty`; dynamic dims (the batch) take their size from `like`."""
+        sizes = self.dynamic_sizes(shape, like)
+        return self.emit(tensor.EmptyOp(sizes, TensorType(element_type, shape))).results[0]
+
+    def full(self, shape: Shape, element_type: Attribute, value: float, like: SSAValue | None = None) -> SSAValue:
+        """An empty tensor filled with `value` (`linalg.fill`)."""
+        empty = self.empty(shape, element_type, like)
+        scalar = self.constant(value, element_type)
+        return self.emit(linalg.FillOp([scalar], [empty], [empty.type])).results[0]
+
+    def pad(self, value: SSAValue, low: Shape, high: Shape, fill: float) -> SSAValue:
+        """`tensor.pad` by static amounts; returns `value` itself when nothing is padded."""
+        if not any(low) and not any(high):
+            return value
+        source_type = tensor_type(value)
+        shape = [
+            size if is_dynamic(size) else size + lo + hi
+            for size, lo, hi in zip(source_type.get_shape(), low, high)
+        ]
+        result_type = TensorType(source_type.element_type, shape)
+        scalar = self.constant(fill, source_type.element_type)
+        body = Block(arg_types=[IndexType()] * len(shape))
+        body.add_op(tensor.YieldOp(scalar))
+        return self.emit(tensor.PadOp(value, [], [], Region(body), list(low), list(high), result_type)).results[0]
+
+    def extract_slice(self, value: SSAValue, offsets: Shape, sizes: Shape, strides: Shape | None = None) -> SSAValue:
+        """A static slice; a dynamic size (the batch) is read from `value`."""
+        strides = strides or [1] * len(sizes)
+        dynamic_sizes = iter(self.dynamic_sizes(sizes, value))
+        size_operands: list[SSAValue | int] = [next(dynamic_sizes) if is_dynamic(s) else s for s in sizes]
+        result_type = TensorType(element_type_of(value), list(sizes))
+        return self.emit(tensor.ExtractSliceOp(value, list(offsets), size_operands, list(strides), result_type)).results[0]
+
+    def insert_slice(self, source: SSAValue, dest: SSAValue, offsets: Shape, strides: Shape | None = None) -> SSAValue:
+        """Insert all of `source` into `dest` at static offsets; a dynamic size (the batch) is read from `source`."""
+        sizes = shape_of(source)
+        op = tensor.InsertSliceOp.get(
+            source,
+            dest,
+            static_sizes=list(sizes),
+            static_offsets=list(offsets),
+            static_strides=list(strides or [1] * len(sizes)),
+            sizes=self.dynamic_sizes(sizes, source),
+        )
+        return self.emit(op).results[0]
+
+    def expand_shape(self, value: SSAValue, reassociation: Sequence[Sequence[int]], shape: Shape) -> SSAValue:
+        """`tensor.expand_shape`; a dynamic output dim must sit alone in its group (the batch)."""
+        dynamic: list[SSAValue] = []
+        for group_index, group in enumerate(reassociation):
+            for axis in group:
+                if is_dynamic(shape[axis]):
+                    dynamic.append(self.dim(value, group_index))
+        result_type = TensorType(element_type_of(value), list(shape))
+        return self.emit(tensor.ExpandShapeOp(value, dynamic, _reassociation_attr(reassociation), list(shape), result_type)).results[0]
+
+    def collapse_shape(self, value: SSAValue, reassociation: Sequence[Sequence[int]]) -> SSAValue:
+        source_shape = shape_of(value)
+        shape = []
+        for group in reassociation:
+            sizes = [source_shape[axis] for axis in group]
+            shape.append(DYNAMIC_INDEX if any(is_dynamic(s) for s in sizes) else math.prod(sizes))
+        result_type = TensorType(element_type_of(value), shape)
+        op = tensor.CollapseShapeOp(operands=[value], result_types=[result_type], properties={"reassociation": _reassociation_attr(reassociation)})
+        return self.emit(op).results[0]
+
+    # -- upstream named ops ----------------------------------------------------------------
+
+    def matmul(self, lhs: SSAValue, rhs: SSAValue, init: SSAValue) -> SSAValue:
+        return self.emit(linalg.MatmulOp([lhs, rhs], [init], [init.type])).results[0]
+
+    def conv_2d_nchw_fchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
+        return self._conv(linalg.Conv2DNchwFchwOp, x, w, init, strides, dilations)
+
+    def conv_2d_ngchw_fgchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
+        return self._conv(linalg.Conv2DNgchwFgchwOp, x, w, init, strides, dilations)
+
+    def pooling_nchw_max(self, x: SSAValue, window: Shape, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
+        shape_only = self.empty(window, element_type_of(x))
+        return self._conv(linalg.PoolingNchwMaxOp, x, shape_only, init, strides, dilations)
+
+    def _conv(self, op_class, x, w, init, strides, dilations) -> SSAValue:
+        op = op_class(
+            [x, w], [init], [init.type],
+            strides=_i64_elements(strides), dilations=_i64_elements(dilations),
+        )
+        return self.emit(op).results[0]
+
+    # -- gather-form generics ----------------------------------------------------------
+
+    def generic(
+        self,
+        ins: Sequence[SSAValue],
+        init: SSAValue | Sequence[SSAValue],
+        maps: Sequence[MapLike],
+        iterators: str,
+        body: Callable[..., SSAValue | Sequence[SSAValue]],
+    ) -> SSAValue:
+        """A `linalg.generic`; `iterators` spells one letter per loop: p(arallel) or r(eduction).
+
+        `body(r, *ins_scalars, *out_scalars)` returns the value(s) to yield; `r` is a
+        RegionBuilder. The output maps should index by loop dimensions only (gather form).
+        """
+        outs = [init] if isinstance(init, SSAValue) else list(init)
+        iterator_attrs = [
+            linalg.IteratorTypeAttr.parallel() if letter in "pP" else linalg.IteratorTypeAttr.reduction()
+            for letter in iterators
+        ]
+        block = Block(arg_types=[element_type_of(v) for v in (*ins, *outs)])
+        region_builder = RegionBuilder(block, self._location)
+        yielded = body(region_builder, *block.args)
+        yielded_list = [yielded] if isinstance(yielded, SSAValue) else list(yielded)
+        region_builder.emit(linalg.YieldOp(*yielded_list))
+        op = linalg.GenericOp(
+            list(ins), outs, Region(block),
+            [AffineMapAttr(affine_map(m)) for m in maps], iterator_attrs,
+            [o.type for o in outs],
+        )
+        self.emit(op)
+        return op.results[0] if len(op.results) == 1 else op.results  # type: ignore[return-value]
+
+
+def _reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(axis, i64) for axis in group]) for group in groups])
+
+
+def _i64_elements(values: Shape) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), list(values))
