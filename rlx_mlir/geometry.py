@@ -139,10 +139,10 @@ class Window2d:
                 )
 
     def windows_per_cell(self) -> Pair:
-        """How many windows along each axis can contain one input cell: ceil(K*d / S) bound.
+        """How many windows along each axis can contain one input cell: `ceil(k / s)`.
 
-        For a gather over the windows containing an input cell (pool backward, conv
-        adjoint), this is the extent of the window loop: `ceil(k / s)` for dilation 1.
+        The extent of the window loop of a gather over the windows that contain an input
+        cell (the pool backward ops); pools have dilation 1.
         """
         return (
             -(-self.kernel[0] // self.stride[0]),
