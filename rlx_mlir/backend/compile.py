@@ -42,6 +42,15 @@ STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
 # Bump when the prepared text or the library layout changes, to invalidate old entries.
 _FORMAT_VERSION = "1"
 
+# Position-independent object code, as a shared library needs.
+_LLC_OBJECT_FLAGS = ("-filetype=obj", "--relocation-model=pic")
+# -Bsymbolic binds calls between the module's own functions inside the library: a
+# function named like a libc symbol (@select, @exp) must not resolve to libc's.
+_LINK_FLAGS = ("-shared", "-Wl,-Bsymbolic")
+# memrefCopy (strided copies, e.g. from tensor.pad) lives in the MLIR C runner utils;
+# math ops without an LLVM intrinsic become libm calls.
+_LINK_LIBRARIES = ("-lmlir_c_runner_utils", "-lm")
+
 _last = threading.local()
 
 
@@ -138,8 +147,7 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
         [
             str(tool("llc").path),
             *pipeline.llc_flags,
-            "-filetype=obj",
-            "--relocation-model=pic",
+            *_LLC_OBJECT_FLAGS,
             "-o",
             str(obj),
             "-",
@@ -154,13 +162,12 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
         "link",
         [
             *toolchain.c_compiler(),
-            "-shared",
+            *_LINK_FLAGS,
             "-o",
             str(shared),
             str(obj),
             f"-L{lib_dir}",
-            "-lmlir_c_runner_utils",
-            "-lm",
+            *_LINK_LIBRARIES,
             f"-Wl,-rpath,{lib_dir}",
         ],
     )
@@ -179,6 +186,9 @@ def _cache_key(text: str, pipeline: Pipeline) -> str:
                 pipeline.mlir_opt_flags,
                 pipeline.llvm_opt_flags,
                 pipeline.llc_flags,
+                _LLC_OBJECT_FLAGS,
+                _LINK_FLAGS,
+                _LINK_LIBRARIES,
             ]
         ),
         json.dumps([str(t) for t in tools]),

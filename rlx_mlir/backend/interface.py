@@ -232,9 +232,9 @@ def _numpy_dtype(element: Attribute) -> np.dtype | None:
     if isinstance(element, IndexType):
         return np.dtype(np.int64)
     if isinstance(element, IntegerType):
+        # No i1: MLIR 22's memref-to-llvm asserts on stores to i1 memrefs, so boolean
+        # tensors must be carried as i8 (NumPy bool arrays view as uint8 for free).
         width = element.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
         if width in (8, 16, 32, 64):
             unsigned = element.signedness.data == Signedness.UNSIGNED
             return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
@@ -269,5 +269,5 @@ def _symbol(name: str) -> str:
 
 def signatures_from_json(data: list[dict[str, Any]]) -> dict[str, FunctionSignature]:
     """Inverse of ``[s.to_json() for s in signatures.values()]``."""
-    return {s["name"]: s for s in map(FunctionSignature.from_json, data)}
+    return {s.name: s for s in map(FunctionSignature.from_json, data)}
 
