@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -23,6 +22,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 import rlx_mlir
 from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module
+from rlx_mlir.tools.cli import run_tool, write_output
 from rlx_mlir.universe import RLX_UNIVERSE
 
 TOOL = "rlx-opt"
@@ -152,30 +152,6 @@ class RlxOptMain(xDSLOptMain):
         write_output(self.args.output_file, "// -----\n".join(pieces))
 
 
-def write_output(path: str | None, text: str) -> None:
-    """Write to stdout, or replace `path` atomically so a reader never sees half a file."""
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".rlx-opt-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w") as stream:
-            stream.write(text)
-        if os.path.exists(path):
-            os.chmod(temporary, os.stat(path).st_mode & 0o777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
 def _version_text() -> str:
     from importlib.metadata import version
 
@@ -190,34 +166,21 @@ def _version_text() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if "--version" in args or "-v" in args:
-            print(_version_text())
-            return 0
-        RlxOptMain(args).run()
+    if "--version" in args or "-v" in args:
+        print(_version_text())
         return 0
-    except DiagnosticError as error:
-        print(error, file=sys.stderr)
-    except (ArgSpecParseError, ValueError) as error:
-        # bad pipeline text, unknown pass, bad pass option
-        print(f"{TOOL}: error: {error}", file=sys.stderr)
-    except OSError as error:
-        where = f" '{error.filename}'" if error.filename else ""
-        print(f"{TOOL}: error: cannot access{where}: {error.strerror or error}", file=sys.stderr)
-    except SystemExit as exit_:
-        # argparse has printed its usage error (unknown flag); mlir-opt exits 1 there too
-        return 0 if exit_.code in (0, None) else 1
-    except KeyboardInterrupt:
-        print(f"{TOOL}: interrupted", file=sys.stderr)
-    except Exception as error:  # an internal error: still no traceback unless asked for
-        if os.environ.get("RLX_MLIR_DEBUG"):
-            raise
-        print(
-            f"{TOOL}: internal error: {type(error).__name__}: {error}\n"
-            f"(set RLX_MLIR_DEBUG=1 for a traceback, and please report it)",
-            file=sys.stderr,
-        )
-    return 1
+
+    def body() -> int:
+        try:
+            RlxOptMain(args).run()
+        except ArgSpecParseError as error:  # a BaseException in xDSL: bad pipeline text
+            raise ValueError(str(error)) from None
+        except SystemExit as exit_:
+            # argparse has printed its usage error (unknown flag); mlir-opt exits 1 there too
+            return 0 if exit_.code in (0, None) else 1
+        return 0
+
+    return run_tool(TOOL, body)
 
 
 if __name__ == "__main__":
