@@ -114,6 +114,7 @@ def _property_constraint(builder: Builder, spec: PropertySpec) -> SSAValue:
     if spec.kind == "bool":
         true = builder.insert(IsOp(BoolAttr.from_bool(True))).output
         false = builder.insert(IsOp(BoolAttr.from_bool(False))).output
+        true.name_hint, false.name_hint = "true", "false"
         value = builder.insert(AnyOfOp([true, false])).output
         value.name_hint = spec.name
         return value
@@ -202,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        from rlx_mlir.tools.rlx_opt import write_output
+        from rlx_mlir.tools.cli import write_output
 
         write_output(args.output, text)
     return 0
