@@ -121,9 +121,10 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
     if stage == "linalg":
         return text
     tool = toolchain.find_tool
+    # Printing locations keeps mlir-translate's errors pointing at lines of the input.
     llvm_mlir = toolchain.run(
         f"mlir-opt ({pipeline.name} pipeline)",
-        [str(tool("mlir-opt").path), *pipeline.mlir_opt_flags, "-"],
+        [str(tool("mlir-opt").path), *pipeline.mlir_opt_flags, "--mlir-print-debuginfo", "-"],
         input=text,
     )
     if stage == "llvm-mlir":

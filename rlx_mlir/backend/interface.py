@@ -137,9 +137,10 @@ def module_text(module: str | Operation) -> str:
 def prepare(module: str | Operation) -> PreparedModule:
     """Verify ``module`` with mlir-opt, read its public signatures, append entry wrappers."""
     mlir_opt = toolchain.find_tool("mlir-opt")
+    # Locations are kept so that errors in later stages point at lines of the input.
     generic = toolchain.run(
         "parse input",
-        [str(mlir_opt.path), "--mlir-print-op-generic", "-"],
+        [str(mlir_opt.path), "--mlir-print-op-generic", "--mlir-print-debuginfo", "-"],
         input=module_text(module),
     )
     lines = generic.splitlines(keepends=True)
