@@ -1,0 +1,279 @@
+"""Pooling gradients in gather form: every input cell sums over the windows that contain it.
+
+    dx[n, c, h, w] = sum_{(oh, ow) : (h, w) in window(oh, ow)} dy[n, c, oh, ow] * share(oh, ow, h, w)
+
+A cell lies in at most `ceil(K/S)` windows per axis (`Window2d.windows_per_cell`), so the
+gather is one `linalg.generic` over (n, c, h, w) with two small reduction loops (jh, jw)
+that walk those candidate windows in increasing (oh, ow) order, the order in which
+PyTorch accumulates, so the float sums agree bit for bit. dy (and the per-window argmax)
+are read with `tensor.extract` at clamped indices; a candidate outside the output or
+whose window does not reach the cell contributes nothing.
+
+`share` is what distinguishes the ops:
+- max pool, ties `first` (PyTorch): 1 where the window's first maximum is the cell. The
+  first maximum is found in two passes over the -inf padded input: the window max, then
+  the first valid cell equal to it (the last NaN when the max is NaN) as a flat offset
+  `kh*KW + kw`. Two single-result generics rather than one two-result generic, whose
+  xDSL printing upstream MLIR rejects.
+- max pool, ties `all` (RLX's fast path): 1 wherever the cell equals its window's max; no
+  argmax. A NaN never equals anything, so a NaN window routes no gradient (RLX's
+  `where(x == upsample(max))`).
+- avg pool: `1 / divisor(oh, ow)`: KH*KW with `count_include_pad`, else the number of the
+  window's cells inside the unpadded input. `dy / divisor` is computed as PyTorch does.
+
+Every loop bound, stride and offset is a constant in the op bodies: the IR has the same
+size for any tensor size, and the work is linear in it. The batch may be dynamic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.geometry import Window2d
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
+from rlx_mlir.transforms.options import check_choice
+
+POOL_TIES = ("first", "all")
+ARGMAX_TYPE = IntegerType(32)
+NO_ARGMAX = -1
+NEG_INF = float("-inf")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """One candidate window of a cell along both axes, as index values in a gather body.
+
+    `oh, ow` are clamped into the output (safe to extract with); `kh, kw` is the cell's
+    offset inside that window; `valid` says the window exists and contains the cell.
+    """
+
+    n: SSAValue
+    c: SSAValue
+    oh: SSAValue
+    ow: SSAValue
+    kh: SSAValue
+    kw: SSAValue
+    valid: SSAValue
+
+
+Contribution = Callable[[RegionBuilder, _Candidate, SSAValue | None], tuple[SSAValue | None, SSAValue]]
+
+
+def _window_gather(
+    b: TensorBuilder,
+    window: Window2d,
+    out_shape: tuple[int, ...],
+    dx_shape: tuple[int, ...],
+    like: SSAValue,
+    cell_input: SSAValue | None,
+    contribution: Contribution,
+) -> SSAValue:
+    """dx[n, c, h, w] = sum over candidate windows of `value` where `valid && hit`.
+
+    `contribution(r, candidate, cell)` returns `(hit, value)` (hit None: always); `cell`
+    is `cell_input[n, c, h, w]`, or None without a cell input.
+    Candidates along an axis: `oh = (h + P) / S - (J - 1) + j` for `j < J = ceil(K/S)`,
+    increasing in `oh`; the cell's offset in window `oh` is `kh = h + P - oh*S`.
+    """
+    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    jh, jw = window.windows_per_cell()
+    oh_, ow_ = out_shape[2], out_shape[3]
+    element = element_type_of(like)
+    zeros = b.full(dx_shape, element, 0.0, like=like)
+    candidates = b.empty((jh, jw), element)  # shape only: the extent of the (jh, jw) loops
+
+    def axis(r: RegionBuilder, cell: SSAValue, j: SSAValue, pad: int, stride: int, kernel: int, windows: int, count: int):
+        padded = r.add(cell, r.index(pad))
+        first = r.sub(r.div(padded, r.index(stride)), r.index(windows - 1))
+        o = r.add(first, j)
+        k = r.sub(padded, r.mul(o, r.index(stride)))
+        valid = r.and_(r.in_range(o, r.index(count)), r.in_range(k, r.index(kernel)))
+        return o, k, valid
+
+    def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
+        acc = args[-1]
+        cell = args[0] if cell_input is not None else None
+        n, c, h, w, j_h, j_w = (r.loop_index(d) for d in range(6))
+        oh, kh, valid_h = axis(r, h, j_h, ph, sh, kh_, jh, oh_)
+        ow, kw, valid_w = axis(r, w, j_w, pw, sw, kw_, jw, ow_)
+        valid = r.and_(valid_h, valid_w)
+        zero = r.index(0)
+        candidate = _Candidate(n, c, r.select(valid, oh, zero), r.select(valid, ow, zero), kh, kw, valid)
+        hit, value = contribution(r, candidate, cell)
+        take = valid if hit is None else r.and_(valid, hit)
+        return r.select(take, r.add(acc, value), acc)
+
+    ins = [cell_input] if cell_input is not None else []
+    maps = [lambda n, c, h, w, j, k: (n, c, h, w)] * len(ins)
+    return b.generic(
+        ins=[*ins, candidates],
+        init=zeros,
+        maps=[*maps, lambda n, c, h, w, j, k: (j, k), lambda n, c, h, w, j, k: (n, c, h, w)],
+        iterators="ppppRR",
+        body=body,
+    )
+
+
+def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> tuple[SSAValue, SSAValue]:
+    """(xpad = x padded with -inf, m[n, c, oh, ow] = max_{kh, kw} xpad[n, c, oh*SH + kh, ow*SW + kw]).
+
+    `arith.maximumf` propagates NaN, as PyTorch's max does. A generic rather than
+    `linalg.pooling_nchw_max`: xDSL 0.75 builds that op's body as max(input, window
+    operand), which upstream MLIR executes as written when the op is printed generically.
+    """
+    (sh, sw), (ph, pw) = window.stride, window.padding
+    xpad = b.pad(x, [0, 0, ph, pw], [0, 0, ph, pw], NEG_INF)
+    init = b.full(out_shape, element_type_of(x), NEG_INF, like=x)
+    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
+    m = b.generic(
+        ins=[xpad, cells],
+        init=init,
+        maps=[
+            lambda n, c, oh, ow, kh, kw: (n, c, oh * sh + kh, ow * sw + kw),
+            lambda n, c, oh, ow, kh, kw: (kh, kw),
+            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
+        ],
+        iterators="ppppRR",
+        body=lambda r, v, _cell, acc: r.emit(arith.MaximumfOp(acc, v)).results[0],
+    )
+    return xpad, m
+
+
+def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> SSAValue:
+    """a[n, c, oh, ow] = kh*KW + kw of the window's first cell equal to its max (PyTorch's rule).
+
+    Scanning (kh, kw) row-major over valid cells only, a cell becomes the winner when
+    `(a == -1 && v == m) || isnan(v)`: the first maximum wins, the last NaN wins (m is
+    NaN exactly when the window holds one), an all -inf window goes to its first valid cell.
+    """
+    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    h_in, w_in = shape_of(x)[2], shape_of(x)[3]
+    xpad, m = _window_max(b, x, window, out_shape)
+    none = b.full(out_shape, ARGMAX_TYPE, NO_ARGMAX, like=x)
+    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
+
+    def body(r: RegionBuilder, v: SSAValue, _cell: SSAValue, mx: SSAValue, a: SSAValue) -> SSAValue:
+        oh, ow, kh, kw = (r.loop_index(d) for d in (2, 3, 4, 5))
+        ih = r.sub(r.add(r.mul(oh, r.index(sh)), kh), r.index(ph))
+        iw = r.sub(r.add(r.mul(ow, r.index(sw)), kw), r.index(pw))
+        valid = r.and_(r.in_range(ih, r.index(h_in)), r.in_range(iw, r.index(w_in)))
+        first_max = r.and_(r.cmpi("eq", a, r.constant(NO_ARGMAX, ARGMAX_TYPE)), r.cmpf("oeq", v, mx))
+        wins = r.and_(valid, r.or_(first_max, r.cmpf("uno", v, v)))
+        offset = r.index_cast(r.add(r.mul(kh, r.index(kw_)), kw), ARGMAX_TYPE)
+        return r.select(wins, offset, a)
+
+    return b.generic(
+        ins=[xpad, cells, m],
+        init=none,
+        maps=[
+            lambda n, c, oh, ow, kh, kw: (n, c, oh * sh + kh, ow * sw + kw),
+            lambda n, c, oh, ow, kh, kw: (kh, kw),
+            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
+            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
+        ],
+        iterators="ppppRR",
+        body=body,
+    )
+
+
+class MaxPool2dBackwardFirstMax(RewritePattern):
+    """dx[n, c, h, w] = sum_{windows (oh, ow) whose first maximum is (h, w)} dy[n, c, oh, ow]
+
+    PyTorch's rule: the argmax `a` of each window (flat offset kh*KW + kw), then a gather
+    that adds dy[oh, ow] where a[oh, ow] is the cell's offset in window (oh, ow).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        kw_ = window.kernel[1]
+        argmax = _first_argmax(b, op.input, window, shape_of(op.grad_output))
+
+        def routed_here(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
+            index = [at.n, at.c, at.oh, at.ow]
+            offset = r.index_cast(r.add(r.mul(at.kh, r.index(kw_)), at.kw), ARGMAX_TYPE)
+            hit = r.cmpi("eq", r.extract(argmax, index), offset)
+            return hit, r.extract(op.grad_output, index)
+
+        dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, None, routed_here)
+        rewriter.replace_op(op, [], [dx])
+
+
+class MaxPool2dBackwardAllTies(RewritePattern):
+    """dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] * (x[n, c, h, w] == m[n, c, oh, ow])
+
+    RLX's fast-path semantics for every stride and padding: each tied maximum takes the
+    window's full gradient. m is the window max; no argmax is needed.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        _, m = _window_max(b, op.input, window, shape_of(op.grad_output))
+
+        def ties_max(r: RegionBuilder, at: _Candidate, cell: SSAValue):
+            index = [at.n, at.c, at.oh, at.ow]
+            return r.cmpf("oeq", cell, r.extract(m, index)), r.extract(op.grad_output, index)
+
+        dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, op.input, ties_max)
+        rewriter.replace_op(op, [], [dx])
+
+
+class AvgPool2dBackward(RewritePattern):
+    """dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] / divisor(oh, ow)
+
+    divisor = KH*KW with count_include_pad (padded cells count; no window overhangs the
+    padding without ceil_mode), else the window's cells inside the unpadded input:
+    `(min(oh*S + K, H + P) - max(oh*S, P))` per axis, in padded coordinates.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.AvgPool2dBackwardOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        dx_shape = shape_of(op.result)
+        element = element_type_of(op.grad_output)
+        include_pad = op.geometry_value("count_include_pad")
+
+        def divisor(r: RegionBuilder, at: _Candidate) -> SSAValue:
+            if include_pad:
+                return r.constant(window.kernel[0] * window.kernel[1], element)
+            rows = _inside_count(r, at.oh, window.stride[0], window.kernel[0], window.padding[0], dx_shape[2])
+            cols = _inside_count(r, at.ow, window.stride[1], window.kernel[1], window.padding[1], dx_shape[3])
+            return _index_to_float(r, r.mul(rows, cols), element)
+
+        def share(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
+            dy = r.extract(op.grad_output, [at.n, at.c, at.oh, at.ow])
+            return None, r.div(dy, divisor(r, at))
+
+        dx = _window_gather(b, window, shape_of(op.grad_output), dx_shape, op.grad_output, None, share)
+        rewriter.replace_op(op, [], [dx])
+
+
+def _inside_count(r: RegionBuilder, o: SSAValue, stride: int, kernel: int, pad: int, size: int) -> SSAValue:
+    """Cells of window `o` inside the unpadded axis: min(o*S + K, size + P) - max(o*S, P)."""
+    start = r.mul(o, r.index(stride))
+    end = r.emit(arith.MinUIOp(r.add(start, r.index(kernel)), r.index(size + pad))).results[0]
+    begin = r.emit(arith.MaxUIOp(start, r.index(pad))).results[0]
+    return r.sub(end, begin)
+
+
+def _index_to_float(r: RegionBuilder, value: SSAValue, element: Attribute) -> SSAValue:
+    assert isinstance(value.type, IndexType)
+    return r.sitofp(r.index_cast(value, i64), element)
+
+
+def pool_backward_patterns(pool_ties: str = "first") -> list[RewritePattern]:
+    """The rewrites of `rlx.max_pool2d_backward` (by tie rule) and `rlx.avg_pool2d_backward`."""
+    check_choice("decompose-backward", "pool-ties", pool_ties, POOL_TIES)
+    max_pool = MaxPool2dBackwardFirstMax() if pool_ties == "first" else MaxPool2dBackwardAllTies()
+    return [max_pool, AvgPool2dBackward()]
