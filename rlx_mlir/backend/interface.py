@@ -187,17 +187,21 @@ def _read_function(line: str) -> tuple[FunctionSignature | None, str]:
         return None, name
     function_type = props["function_type"]
     assert isinstance(function_type, FunctionType)
-    inputs = [_tensor_spec(t) for t in function_type.inputs.data]
-    results = [_tensor_spec(t) for t in function_type.outputs.data]
+    specs = {
+        kind: [_tensor_spec(t) for t in types.data]
+        for kind, types in (("argument", function_type.inputs), ("result", function_type.outputs))
+    }
     problems = [
         f"{kind} {i}: {spec}"
-        for kind, specs in (("argument", inputs), ("result", results))
-        for i, spec in enumerate(specs)
+        for kind, kind_specs in specs.items()
+        for i, spec in enumerate(kind_specs)
         if isinstance(spec, str)
     ]
     if problems:
         return FunctionSignature(name, (), (), "; ".join(problems)), name
-    return FunctionSignature(name, tuple(inputs), tuple(results)), name  # type: ignore[arg-type]
+    inputs = tuple(s for s in specs["argument"] if isinstance(s, TensorSpec))
+    results = tuple(s for s in specs["result"] if isinstance(s, TensorSpec))
+    return FunctionSignature(name, inputs, results), name
 
 
 def _string(attr: Attribute) -> str:
