@@ -1,0 +1,294 @@
+"""`convert-rlx-to-linalg`: every forward RLX op becomes linalg/tensor/arith.
+
+One pattern per op, each stating its formula. Upstream named ops are used where MLIR has
+one (`linalg.conv_2d_nchw_fchw`, `linalg.conv_2d_ngchw_gfchw`, `linalg.pooling_nchw_max`,
+`linalg.matmul`); the rest are gather-form `linalg.generic`s, whose outputs are indexed
+by loop dimensions only. Padding is an explicit `tensor.pad` (zero for convs and im2col,
+-inf for max pooling). Groups are a loop dimension (expand_shape in, collapse_shape out),
+never a Python loop, so the IR's size never depends on tensor sizes or group counts.
+A dynamic batch is carried through: every new tensor reads its batch from an operand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, linalg
+from xdsl.dialects.builtin import ModuleOp, TensorType, i64
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
+from rlx_mlir.transforms.conv_transpose import conv_transpose2d
+
+# --------------------------------------------------------------------------------------
+# Private helpers
+# --------------------------------------------------------------------------------------
+
+
+def _result_type(op: rlx.RlxOp) -> TensorType:
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    return result_type
+
+
+def _pad_spatial(b: TensorBuilder, x: SSAValue, padding: tuple[int, int], fill: float) -> SSAValue:
+    """`x` [N,C,H,W] padded by `padding` on both sides of H and W with `fill`."""
+    return b.pad(x, (0, 0, *padding), (0, 0, *padding), fill)
+
+
+def _conv_2d_ngchw_gfchw(b: TensorBuilder, x: SSAValue, w: SSAValue, init: SSAValue, strides, dilations) -> SSAValue:
+    """`linalg.conv_2d_ngchw_gfchw`: the grouped conv whose filter is [G, F/G, C/G, KH, KW].
+
+    PyTorch's grouped weight [F, C/G, KH, KW] is group-major along F, so it expands to
+    exactly this layout (the builders only offer the fgchw variant, which would need a
+    transpose).
+    """
+    return b._conv(linalg.Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
+
+
+def _pooling_nchw_max(b: TensorBuilder, x: SSAValue, kernel, init: SSAValue, strides) -> SSAValue:
+    """`linalg.pooling_nchw_max` whose body is upstream's `max(out, in)`.
+
+    xDSL 0.75 builds this op's hidden region as `max(in, window)` (it reads the shape-only
+    window operand instead of the accumulator). The custom form never prints the region,
+    but the generic form the backend feeds to mlir-opt does, so the region is rebuilt.
+    """
+    y = b.pooling_nchw_max(x, kernel, init, strides, (1, 1))
+    pool = y.owner
+    assert isinstance(pool, linalg.PoolingNchwMaxOp)
+    block = Block(arg_types=[element_type_of(v) for v in (*pool.inputs, *pool.outputs)])
+    x_, _window, acc = block.args
+    largest = arith.MaximumfOp(acc, x_)
+    block.add_ops([largest, linalg.YieldOp(largest.result)])
+    body = pool.regions[0]
+    for old in list(body.blocks):
+        body.detach_block(old).erase()
+    body.add_block(block)
+    return y
+
+
+def _min(r: RegionBuilder, a: SSAValue, b: SSAValue) -> SSAValue:
+    return r.select(r.cmpi("slt", a, b), a, b)
+
+
+def _max(r: RegionBuilder, a: SSAValue, b: SSAValue) -> SSAValue:
+    return r.select(r.cmpi("sgt", a, b), a, b)
+
+
+# --------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------
+
+
+class Conv2dToLinalg(RewritePattern):
+    """y[n, g*Fg + f, oh, ow] = sum_{c, kh, kw} xpad[n, g*Cg + c, oh*sh + kh*dh, ow*sw + kw*dw] * w[g*Fg + f, c, kh, kw]
+
+    `linalg.conv_2d_nchw_fchw` for one group; otherwise `linalg.conv_2d_ngchw_gfchw` on
+    x expanded to [N, G, C/G, H, W] and w to [G, F/G, C/G, KH, KW], collapsed back to
+    [N, F, Ho, Wo]. Depthwise is the case C/G = 1.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Conv2dOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window, groups, out = op.window(), op.groups(), _result_type(op)
+        n, c, h, w = shape_of(op.input)
+        f, cg, kh, kw = shape_of(op.weight)
+        _, _, ho, wo = out.get_shape()
+        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        if groups == 1:
+            init = b.full((n, f, ho, wo), out.element_type, 0.0, like=op.input)
+            y = b.conv_2d_nchw_fchw(xpad, op.weight, init, window.stride, window.dilation)
+        else:
+            hp, wp = shape_of(xpad)[2:]
+            xg = b.expand_shape(xpad, [[0], [1, 2], [3], [4]], (n, groups, cg, hp, wp))
+            wg = b.expand_shape(op.weight, [[0, 1], [2], [3], [4]], (groups, f // groups, cg, kh, kw))
+            init = b.full((n, groups, f // groups, ho, wo), out.element_type, 0.0, like=op.input)
+            yg = _conv_2d_ngchw_gfchw(b, xg, wg, init, window.stride, window.dilation)
+            y = b.collapse_shape(yg, [[0], [1, 2], [3], [4]])
+        rewriter.replace(op, [], [y])
+
+
+class ConvTranspose2dToLinalg(RewritePattern):
+    """y[n, g*Fg + f, oh, ow] = sum_{c, kh, kw} xs[n, g*Cg + c, oh + (KH-1-kh)*d, ow + (KW-1-kw)*d] * w[g*Cg + c, f, kh, kw]
+
+    `xs` is x stride-dilated and padded by `d*(k-1) - p` (+ output_padding high); see
+    `rlx_mlir.transforms.conv_transpose`, which the input gradient shares.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.ConvTranspose2dOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        y = conv_transpose2d(
+            b, op.input, op.weight, op.window(), op.geometry_value("output_padding"), op.groups(), _result_type(op)
+        )
+        rewriter.replace(op, [], [y])
+
+
+class MaxPool2dToLinalg(RewritePattern):
+    """y[n, c, oh, ow] = max_{kh, kw} xpad[n, c, oh*sh + kh, ow*sw + kw], xpad padded with -inf
+
+    `linalg.pooling_nchw_max` from a -inf init: a padded cell never wins, and every window
+    holds a real cell (padding <= kernel / 2).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MaxPool2dOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window, out = op.window(), _result_type(op)
+        xpad = _pad_spatial(b, op.input, window.padding, float("-inf"))
+        init = b.full(out.get_shape(), out.element_type, float("-inf"), like=op.input)
+        y = _pooling_nchw_max(b, xpad, window.kernel, init, window.stride)
+        rewriter.replace(op, [], [y])
+
+
+class AvgPool2dToLinalg(RewritePattern):
+    """y[n, c, oh, ow] = (sum_{kh, kw} xpad[n, c, oh*sh + kh, ow*sw + kw]) / count(oh, ow)
+
+    count_include_pad: count = KH*KW (with ceil_mode false every window lies inside the
+    padded input, so PyTorch's divisor is always the full window).
+    Otherwise count is the number of real cells of the window, PyTorch's
+    `(min(oh*sh - ph + KH, H) - max(oh*sh - ph, 0)) * (the same along the width)`,
+    computed in padded coordinates (all terms >= 0) from `linalg.index`.
+    The sum is a gather-form generic over (n, c, oh, ow, kh, kw) with a shape-only
+    [KH, KW] window operand giving the kh, kw ranges; the division rewrites it in place.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.AvgPool2dOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window, out = op.window(), _result_type(op)
+        (sh, sw), (ph, pw), (kh_size, kw_size) = window.stride, window.padding, window.kernel
+        h, w = shape_of(op.input)[2:]
+        element = out.element_type
+        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        shape_only = b.empty(window.kernel, element)
+        sums = b.generic(
+            ins=[xpad, shape_only],
+            init=b.full(out.get_shape(), element, 0.0, like=op.input),
+            maps=[
+                lambda n, c, oh, ow, kh, kw: (n, c, oh * sh + kh, ow * sw + kw),
+                lambda n, c, oh, ow, kh, kw: (kh, kw),
+                lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
+            ],
+            iterators="ppppRR",
+            body=lambda r, x_, _window, acc: r.add(acc, x_),
+        )
+
+        def real_cells(r: RegionBuilder, axis: int, stride: int, pad: int, size: int, kernel: int) -> SSAValue:
+            start = r.mul(r.loop_index(axis), r.index(stride))  # the window's first padded cell
+            end = _min(r, r.add(start, r.index(kernel)), r.index(size + pad))
+            return r.sub(end, _max(r, start, r.index(pad)))
+
+        def divide(r: RegionBuilder, total: SSAValue) -> SSAValue:
+            if op.geometry_value("count_include_pad"):
+                return r.div(total, r.constant(kh_size * kw_size, element))
+            count = r.mul(real_cells(r, 2, sh, ph, h, kh_size), real_cells(r, 3, sw, pw, w, kw_size))
+            return r.div(total, r.sitofp(r.index_cast(count, i64), element))
+
+        y = b.generic(ins=[], init=sums, maps=[lambda n, c, oh, ow: (n, c, oh, ow)], iterators="pppp", body=divide)
+        rewriter.replace(op, [], [y])
+
+
+class MatmulToLinalg(RewritePattern):
+    """y[m, n] = sum_k a[m, k] * b[k, n];  batched: y[i, m, n] = sum_k a[i, m, k] * b[i, k, n]
+
+    2-D: `linalg.matmul`. 3-D: a gather-form generic over (i, m, n, k) (xDSL has no
+    `linalg.batch_matmul`).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MatmulOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        out = _result_type(op)
+        init = b.full(out.get_shape(), out.element_type, 0.0, like=op.lhs)
+        if len(out.get_shape()) == 2:
+            y = b.matmul(op.lhs, op.rhs, init)
+        else:
+            y = b.generic(
+                ins=[op.lhs, op.rhs],
+                init=init,
+                maps=[
+                    lambda i, m, n, k: (i, m, k),
+                    lambda i, m, n, k: (i, k, n),
+                    lambda i, m, n, k: (i, m, n),
+                ],
+                iterators="pppR",
+                body=lambda r, a_, b_, acc: r.add(acc, r.mul(a_, b_)),
+            )
+        rewriter.replace(op, [], [y])
+
+
+class Im2colToLinalg(RewritePattern):
+    """cols[(n, ho, wo), (c, kh, kw)] = xpad[n, c, ho*sh + kh*dh, wo*sw + kw*dw]
+
+    One all-parallel gather-form generic builds [N, Ho, Wo, C, KH, KW] from the
+    zero-padded input (a shape-only [KH, KW] operand gives the kh, kw ranges), then
+    collapse_shape gives [N*Ho*Wo, C*KH*KW]: F.unfold(x).transpose(1, 2) flattened.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Im2colOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        (sh, sw), (dh, dw) = window.stride, window.dilation
+        n, c, h, w = shape_of(op.input)
+        ho, wo = window.output_size((h, w))
+        element = element_type_of(op.input)
+        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        patches = b.generic(
+            ins=[xpad, b.empty(window.kernel, element)],
+            init=b.empty((n, ho, wo, c, *window.kernel), element, like=op.input),
+            maps=[
+                lambda n, ho, wo, c, kh, kw: (n, c, ho * sh + kh * dh, wo * sw + kw * dw),
+                lambda n, ho, wo, c, kh, kw: (kh, kw),
+                lambda n, ho, wo, c, kh, kw: (n, ho, wo, c, kh, kw),
+            ],
+            iterators="pppppp",
+            body=lambda r, x_, _window, _out: x_,
+        )
+        cols = b.collapse_shape(patches, [[0, 1, 2], [3, 4, 5]])
+        rewriter.replace(op, [], [cols])
+
+
+def forward_patterns() -> list[RewritePattern]:
+    return [
+        Conv2dToLinalg(),
+        ConvTranspose2dToLinalg(),
+        MaxPool2dToLinalg(),
+        AvgPool2dToLinalg(),
+        MatmulToLinalg(),
+        Im2colToLinalg(),
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# The pass
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConvertRlxToLinalgPass(ModulePass):
+    """Rewrite `rlx.conv2d`, `rlx.conv_transpose2d`, `rlx.{max,avg}_pool2d`, `rlx.matmul`
+    and `rlx.im2col` into upstream ops.
+
+    Legal after it: `linalg`, `tensor` and `arith` ops (no `math` is needed), plus any RLX
+    backward op the input had (those are `decompose-backward`'s). Element types and a
+    dynamic batch are preserved; the emitted IR's size does not depend on tensor sizes.
+    """
+
+    name = "convert-rlx-to-linalg"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(GreedyRewritePatternApplier(forward_patterns())).rewrite_module(op)
+
