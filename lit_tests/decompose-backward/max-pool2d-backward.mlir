@@ -1,0 +1,144 @@
+// RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
+
+// PyTorch's rule (pool-ties=first, the default): the window max, the first valid cell
+// equal to it (or the last NaN) as a flat offset kh*KW + kw, then a gather over the
+// windows that contain each input cell. Upstream dialects only; no scatter.
+
+// Overlapping windows (k3 s2 p1): -inf padding, a 3x3 window loop for the max and the
+// argmax, and ceil(3/2) x ceil(3/2) = 2x2 candidate windows per input cell.
+// CHECK-LABEL: func.func @max_k3s2p1_overlapping
+// CHECK:       %[[XPAD:.*]] = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:         tensor.yield %{{.*}} : f32
+// CHECK:       } : tensor<1x2x9x9xf32> to tensor<1x2x11x11xf32>
+// CHECK:       %[[MAX:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), ((d3 * 2) + d5))>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%[[XPAD]], %{{.*}} : tensor<1x2x11x11xf32>, tensor<3x3xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       } -> tensor<1x2x5x5xf32>
+// CHECK:       %[[ARGMAX:.*]] = linalg.generic
+// CHECK-SAME:    ins(%[[XPAD]], %{{.*}}, %[[MAX]] : tensor<1x2x11x11xf32>, tensor<3x3xf32>, tensor<1x2x5x5xf32>)
+// CHECK-SAME:    outs(%{{.*}} : tensor<1x2x5x5xi32>)
+// CHECK:         arith.cmpf oeq
+// CHECK:         arith.cmpf uno
+// CHECK:         arith.index_cast %{{.*}} : index to i32
+// CHECK:       } -> tensor<1x2x5x5xi32>
+// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x9x9xf32>)
+// CHECK:         arith.divui
+// CHECK:         tensor.extract %[[ARGMAX]][{{.*}}] : tensor<1x2x5x5xi32>
+// CHECK:         tensor.extract %dy[{{.*}}] : tensor<1x2x5x5xf32>
+// CHECK:         arith.addf
+// CHECK:       return %[[DX]] : tensor<1x2x9x9xf32>
+// CHECK-NOT:   rlx.
+func.func @max_k3s2p1_overlapping(%x: tensor<1x2x9x9xf32>, %dy: tensor<1x2x5x5xf32>) -> tensor<1x2x9x9xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x2x9x9xf32>, tensor<1x2x5x5xf32>) -> tensor<1x2x9x9xf32>
+  return %dx : tensor<1x2x9x9xf32>
+}
+
+// -----
+
+// Non-overlapping windows (k2 s2, no padding): no pad, one candidate window per cell.
+// CHECK-LABEL: func.func @max_k2s2
+// CHECK-NOT:   tensor.pad
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%x, %{{.*}} : tensor<1x1x8x8xf32>, tensor<2x2xf32>)
+// CHECK:       } -> tensor<1x1x4x4xf32>
+// CHECK:       linalg.generic
+// CHECK:       } -> tensor<1x1x4x4xi32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x1x8x8xf32>)
+// CHECK-NOT:   rlx.
+func.func @max_k2s2(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x8x8xf32>, tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
+  return %dx : tensor<1x1x8x8xf32>
+}
+
+// -----
+
+// Stride larger than the kernel (k2 s3): one candidate per cell; cells between windows
+// fail the `kh < KH` test and get zero.
+// CHECK-LABEL: func.func @max_stride_exceeds_kernel
+// CHECK:       linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 3) + d4), ((d3 * 3) + d5))>
+// CHECK:       } -> tensor<1x1x3x3xf32>
+// CHECK:       } -> tensor<1x1x3x3xi32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x1x8x8xf32>)
+// CHECK:         arith.cmpi ult
+// CHECK-NOT:   rlx.
+func.func @max_stride_exceeds_kernel(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x3x3xf32>) -> tensor<1x1x8x8xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [3, 3] padding [0, 0] : (tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x8x8xf32>
+  return %dx : tensor<1x1x8x8xf32>
+}
+
+// -----
+
+// Rectangular kernel, stride and padding (k3x2 s2x1 p1x0): each axis has its own window
+// map, and the candidate loops are ceil(3/2) x ceil(2/1) = 2x2.
+// CHECK-LABEL: func.func @max_rectangular
+// CHECK:       tensor.pad %x low[0, 0, 1, 0] high[0, 0, 1, 0]
+// CHECK:       } : tensor<1x1x7x6xf32> to tensor<1x1x9x6xf32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), (d3 + d5))>
+// CHECK-SAME:    tensor<3x2xf32>
+// CHECK:       } -> tensor<1x1x4x5xf32>
+// CHECK:       } -> tensor<1x1x4x5xi32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x1x7x6xf32>)
+// CHECK-NOT:   rlx.
+func.func @max_rectangular(%x: tensor<1x1x7x6xf32>, %dy: tensor<1x1x4x5xf32>) -> tensor<1x1x7x6xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [3, 2] stride [2, 1] padding [1, 0] : (tensor<1x1x7x6xf32>, tensor<1x1x4x5xf32>) -> tensor<1x1x7x6xf32>
+  return %dx : tensor<1x1x7x6xf32>
+}
+
+// -----
+
+// Padding 3 with a 7x7 kernel at stride 1: 7x7 candidate windows, padded by 3 with -inf.
+// CHECK-LABEL: func.func @max_k7p3
+// CHECK:       tensor.pad %x low[0, 0, 3, 3] high[0, 0, 3, 3]
+// CHECK:       } : tensor<2x3x10x10xf32> to tensor<2x3x16x16xf32>
+// CHECK:       } -> tensor<2x3x10x10xi32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x10x10xf32>)
+// CHECK-NOT:   rlx.
+func.func @max_k7p3(%x: tensor<2x3x10x10xf32>, %dy: tensor<2x3x10x10xf32>) -> tensor<2x3x10x10xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [7, 7] stride [1, 1] padding [3, 3] : (tensor<2x3x10x10xf32>, tensor<2x3x10x10xf32>) -> tensor<2x3x10x10xf32>
+  return %dx : tensor<2x3x10x10xf32>
+}
+
+// -----
+
+// Dynamic batch: every intermediate takes its batch size from the input.
+// CHECK-LABEL: func.func @max_dynamic_batch
+// CHECK:       tensor.pad %x
+// CHECK:       } : tensor<?x4x9x9xf32> to tensor<?x4x11x11xf32>
+// CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4x9x9xf32>
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x4x5x5xf32>
+// CHECK:       } -> tensor<?x4x5x5xf32>
+// CHECK:       } -> tensor<?x4x5x5xi32>
+// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK:       } -> tensor<?x4x9x9xf32>
+// CHECK:       return %[[DX]] : tensor<?x4x9x9xf32>
+// CHECK-NOT:   rlx.
+func.func @max_dynamic_batch(%x: tensor<?x4x9x9xf32>, %dy: tensor<?x4x5x5xf32>) -> tensor<?x4x9x9xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x4x9x9xf32>, tensor<?x4x5x5xf32>) -> tensor<?x4x9x9xf32>
+  return %dx : tensor<?x4x9x9xf32>
+}
+
+// -----
+
+// f64 stays f64 end to end; the padding and the max's initial value are f64 -inf.
+// CHECK-LABEL: func.func @max_f64
+// CHECK:       arith.constant 0xfff0000000000000 : f64
+// CHECK:       tensor.pad
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : f64
+// CHECK:         arith.cmpf uno, %{{.*}}, %{{.*}} : f64
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK:       } -> tensor<2x2x6x6xf64>
+// CHECK-NOT:   rlx.
+func.func @max_f64(%x: tensor<2x2x6x6xf64>, %dy: tensor<2x2x3x3xf64>) -> tensor<2x2x6x6xf64> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<2x2x6x6xf64>, tensor<2x2x3x3xf64>) -> tensor<2x2x6x6xf64>
+  return %dx : tensor<2x2x6x6xf64>
+}
