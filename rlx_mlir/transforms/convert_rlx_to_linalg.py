@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
+from xdsl.dialects.linalg.ops import Conv2DNgchwGfchwOp, PoolingNchwMaxOp, YieldOp
 from xdsl.dialects.builtin import ModuleOp, TensorType, i64
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
@@ -53,7 +54,7 @@ def _conv_2d_ngchw_gfchw(b: TensorBuilder, x: SSAValue, w: SSAValue, init: SSAVa
     exactly this layout (the builders only offer the fgchw variant, which would need a
     transpose).
     """
-    return b._conv(linalg.Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
+    return b._conv(Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
 
 
 def _pooling_nchw_max(b: TensorBuilder, x: SSAValue, kernel, init: SSAValue, strides) -> SSAValue:
@@ -65,11 +66,11 @@ def _pooling_nchw_max(b: TensorBuilder, x: SSAValue, kernel, init: SSAValue, str
     """
     y = b.pooling_nchw_max(x, kernel, init, strides, (1, 1))
     pool = y.owner
-    assert isinstance(pool, linalg.PoolingNchwMaxOp)
+    assert isinstance(pool, PoolingNchwMaxOp)
     block = Block(arg_types=[element_type_of(v) for v in (*pool.inputs, *pool.outputs)])
     x_, _window, acc = block.args
     largest = arith.MaximumfOp(acc, x_)
-    block.add_ops([largest, linalg.YieldOp(largest.result)])
+    block.add_ops([largest, YieldOp(largest.result)])
     body = pool.regions[0]
     for old in list(body.blocks):
         body.detach_block(old).erase()
