@@ -1,0 +1,340 @@
+"""Convolution gradients as gather-form linalg contractions.
+
+For `y = conv2d(x, w)` with stride s, padding p, dilation d and `groups` G
+(x [N,C,H,W], w [F,C/G,KH,KW], dy [N,F,Ho,Wo]):
+
+    dw[f, c, kh, kw] = sum_{n, ho, wo} dy[n, f, ho, wo] * xpad[n, c, ho*s + kh*d, wo*s + kw*d]
+    dx[n, c, h, w]   = sum_{f, kh, kw} dyp[n, f, h + (KH-1-kh)*d, w + (KW-1-kw)*d] * w[f, c, kh, kw]
+
+where `xpad` is x zero-padded by p and `dyp` is dy with s - 1 zeros between cells, padded
+by `d*(k-1) - p` low and `d*(k-1) - p + output_padding` high (cropped where negative) so
+that dx has exactly the declared size. Each is written with a group loop `g`: channel axes
+are split by `expand_shape` into (G, channels/G) and joined again by `collapse_shape`;
+with `groups == 1` the group loop and the group axes are left out (`_Groups`).
+
+Every output is indexed by loop dimensions only, every size and offset is a constant of
+the op's geometry (the batch may be dynamic), so the IR is the same size for any tensor
+size and the work is linear in it. Accumulation is in the op's element type.
+
+Formulations (pass options):
+- `conv-weight=direct`: `ConvBackwardWeightDirect`, the dw formula as one contraction.
+- `conv-weight=im2col`: `ConvBackwardWeightIm2col`, RLX's im2col + matmul with dy's batch
+  axis moved before the flatten, optionally chunked over rows.
+- `conv-input=direct`: `ConvBackwardInputDirect`, the dx formula as one contraction.
+- `conv-input=transpose`: `ConvBackwardInputTranspose`, RLX's route: a transposed conv of
+  dy with the solved output_padding (`conv_transpose.conv_transpose2d`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.transforms.builders import (
+    RegionBuilder,
+    TensorBuilder,
+    affine_map,
+    element_type_of,
+    is_dynamic,
+    shape_of,
+)
+from rlx_mlir.transforms.options import check_choice
+
+CONV_WEIGHT = ("direct", "im2col")
+CONV_INPUT = ("direct", "transpose")
+
+
+def _multiply_accumulate(r: RegionBuilder, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
+    return r.add(acc, r.mul(a, b))
+
+
+def _copy(_r: RegionBuilder, value: SSAValue, _out: SSAValue) -> SSAValue:
+    return value
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """The group loop `g`, written once in each formula and left out when `groups == 1`.
+
+    Formulas are written with `g` as loop dimension 0 and with a group axis in the
+    operands that `split` made. With one group, `split`/`merge` are no-ops, `maps` drops
+    loop `g` and every map result that is exactly `g`, and `iterators` drops g's letter,
+    so the ungrouped IR is the plain NCHW contraction.
+    """
+
+    count: int
+
+    @property
+    def grouped(self) -> bool:
+        return self.count > 1
+
+    def split(self, b: TensorBuilder, value: SSAValue, axis: int) -> SSAValue:
+        """Channels `axis` -> (G, channels/G)."""
+        if not self.grouped:
+            return value
+        shape = list(shape_of(value))
+        shape[axis : axis + 1] = [self.count, shape[axis] // self.count]
+        reassociation = [[i] for i in range(axis)] + [[axis, axis + 1]]
+        reassociation += [[i + 1] for i in range(axis + 1, len(shape) - 1)]
+        return b.expand_shape(value, reassociation, shape)
+
+    def merge(self, b: TensorBuilder, value: SSAValue, axis: int) -> SSAValue:
+        """(G, channels/G) at `axis` -> channels."""
+        if not self.grouped:
+            return value
+        rank = len(shape_of(value))
+        reassociation = [[i] for i in range(axis)] + [[axis, axis + 1]]
+        reassociation += [[i] for i in range(axis + 2, rank)]
+        return b.collapse_shape(value, reassociation)
+
+    def shape(self, shape: Sequence[int], axis: int) -> list[int]:
+        """A shape written with the group axis at `axis`, without it for one group."""
+        return list(shape) if self.grouped else [s for i, s in enumerate(shape) if i != axis]
+
+    def maps(self, *specs: Callable[..., tuple]) -> list[AffineMap]:
+        maps = [affine_map(spec) for spec in specs]
+        if self.grouped:
+            return maps
+        g = AffineDimExpr(0)
+        kept = [m.drop_results([result == g for result in m.results]) for m in maps]
+        return [m.drop_dims([dim == 0 for dim in range(m.num_dims)]) for m in kept]
+
+    def iterators(self, letters: str) -> str:
+        return letters if self.grouped else letters[1:]
+
+
+def _dynamic_empty(b: TensorBuilder, shape: Sequence[int], element: Attribute, sizes: Sequence[SSAValue]) -> SSAValue:
+    """`tensor.empty` whose dynamic dims take the given SSA sizes (in order)."""
+    return b.emit(tensor.EmptyOp(list(sizes), TensorType(element, list(shape)))).results[0]
+
+
+def _zeros(b: TensorBuilder, shape: Sequence[int], element: Attribute, sizes: Sequence[SSAValue]) -> SSAValue:
+    from xdsl.dialects import linalg
+
+    empty = _dynamic_empty(b, shape, element, sizes)
+    zero = b.constant(0.0, element)
+    return b.emit(linalg.FillOp([zero], [empty], [empty.type])).results[0]
+
+
+def _result_type(op: rlx.RlxOp) -> TensorType:
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    return result_type
+
+
+class ConvBackwardWeightDirect(RewritePattern):
+    """dw[g, f, c, kh, kw] = sum_{n, ho, wo} dy[n, g, f, ho, wo] * xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
+
+    One gather-form contraction: (g,) f, c, kh, kw parallel; n, ho, wo reduction. xpad is x
+    zero-padded by p (`tensor.pad`); x is split to [N, G, C/G, H, W], dy to
+    [N, G, F/G, Ho, Wo], and dw [G, F/G, C/G, KH, KW] is collapsed to [F, C/G, KH, KW].
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window, groups = op.window(), _Groups(op.groups())
+        (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
+        f, cg, kh_size, kw_size = shape_of(op.result)
+
+        xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
+        dy = groups.split(b, op.grad_output, 1)
+        zeros = b.full(groups.shape([groups.count, f // groups.count, cg, kh_size, kw_size], 0), element_type_of(dy), 0.0)
+        dw_ = b.generic(
+            ins=[dy, xpad],
+            init=zeros,
+            maps=groups.maps(
+                lambda g, f, c, kh, kw, n, ho, wo: (n, g, f, ho, wo),
+                lambda g, f, c, kh, kw, n, ho, wo: (n, g, c, ho * sh + kh * dh, wo * sw + kw * dw),
+                lambda g, f, c, kh, kw, n, ho, wo: (g, f, c, kh, kw),
+            ),
+            iterators=groups.iterators("pppppRRR"),
+            body=_multiply_accumulate,
+        )
+        rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
+
+
+@dataclass(frozen=True)
+class ConvBackwardWeightIm2col(RewritePattern):
+    """dw[g, f, (c, kh, kw)] = sum_m dyT[g, f, m] * col[g, m, (c, kh, kw)], rows m = (n, ho, wo)
+
+        col[g, m, c, kh, kw] = xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
+        dyT[g, f, m]         = dy[n, g, f, ho, wo]
+
+    RLX's im2col + matmul, done right: the im2col matrix is one gather-form generic (not a
+    gather per element), and dy's batch axis is moved next to (ho, wo) by a transposing
+    generic before the rows are flattened (RLX reshapes [N, F, Ho, Wo] straight to
+    [F, N*Ho*Wo], which is only correct for N = 1). Ungrouped and unchunked, the product is
+    `linalg.matmul` [F, M] x [M, K]; otherwise a matmul-like generic with a group batch.
+
+    Chunking. The rows are numbered m = t*R + r with (n, ho, wo) = (m div HoWo,
+    (m mod HoWo) div Wo, m mod Wo) as affine floordiv/mod indexing maps, where R, the rows
+    per chunk, is the largest divisor of the row count with R*K <= `max_elements`
+    (K = C/G*KH*KW; R >= 1). col is [G, T, R, K] and the contraction reduces over the
+    chunk index t and the row r:
+
+        dw[g, f, c, kh, kw] = sum_{t, r} dyT[g, f, t, r] * col[g, t, r, c, kh, kw]
+
+    What this guarantees: the same numbers as the unchunked product (up to summation
+    order), IR whose size does not depend on the data (no unrolled chunk per slice, unlike
+    RLX), and an explicit chunk loop t of which each iteration reads one R x K slice of
+    col. linalg-on-tensors has no loop to put the im2col producer in, so the buffer is
+    bounded by R*K only once the contraction is tiled along t and col fused into that
+    loop (e.g. `transform.structured.fuse`); the plain backend materializes all of col.
+    With a dynamic batch the row count is unknown at compile time, so the pattern always
+    chunks, with R dividing Ho*Wo (at most one sample per chunk).
+    """
+
+    max_elements: int = 4_194_304
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window, groups = op.window(), _Groups(op.groups())
+        (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
+        n_size = shape_of(op.input)[0]
+        _, _, ho_size, wo_size = shape_of(op.grad_output)
+        f, cg, kh_size, kw_size = shape_of(op.result)
+        fg, k = f // groups.count, cg * kh_size * kw_size
+        element = element_type_of(op.input)
+        per_sample = ho_size * wo_size
+
+        if not is_dynamic(n_size) and n_size * per_sample * k <= self.max_elements:
+            chunks, rows = 1, n_size * per_sample
+        else:
+            limit = per_sample if is_dynamic(n_size) else n_size * per_sample
+            rows = _largest_divisor_at_most(limit, max(1, self.max_elements // k))
+            chunks = DYNAMIC_INDEX if is_dynamic(n_size) else limit // rows
+        chunk_sizes = [] if chunks != DYNAMIC_INDEX else [b.emit(arith.MuliOp(b.dim(op.input, 0), b.index(per_sample // rows))).results[0]]
+
+        def row(t, r):
+            """(n, ho, wo) of row m = t*R + r."""
+            m = t * rows + r
+            return m // per_sample, (m % per_sample) // wo_size, m % wo_size
+
+        xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
+        col = b.generic(
+            ins=[xpad],
+            init=_dynamic_empty(b, groups.shape([groups.count, chunks, rows, cg, kh_size, kw_size], 0), element, chunk_sizes),
+            maps=groups.maps(
+                lambda g, t, r, c, kh, kw: (row(t, r)[0], g, c, row(t, r)[1] * sh + kh * dh, row(t, r)[2] * sw + kw * dw),
+                lambda g, t, r, c, kh, kw: (g, t, r, c, kh, kw),
+            ),
+            iterators=groups.iterators("pppppp"),
+            body=_copy,
+        )
+        dy_t = b.generic(
+            ins=[groups.split(b, op.grad_output, 1)],
+            init=_dynamic_empty(b, groups.shape([groups.count, fg, chunks, rows], 0), element, chunk_sizes),
+            maps=groups.maps(
+                lambda g, f, t, r: (row(t, r)[0], g, f, row(t, r)[1], row(t, r)[2]),
+                lambda g, f, t, r: (g, f, t, r),
+            ),
+            iterators=groups.iterators("pppp"),
+            body=_copy,
+        )
+
+        if chunks == 1 and not groups.grouped:
+            col_mat = b.collapse_shape(col, [[0, 1], [2, 3, 4]])
+            dy_mat = b.collapse_shape(dy_t, [[0], [1, 2]])
+            product = b.matmul(dy_mat, col_mat, b.full([f, k], element, 0.0))
+            rewriter.replace(op, [], [b.expand_shape(product, [[0], [1, 2, 3]], [f, cg, kh_size, kw_size])])
+            return
+
+        zeros = b.full(groups.shape([groups.count, fg, cg, kh_size, kw_size], 0), element, 0.0)
+        dw_ = b.generic(
+            ins=[dy_t, col],
+            init=zeros,
+            maps=groups.maps(
+                lambda g, f, c, kh, kw, t, r: (g, f, t, r),
+                lambda g, f, c, kh, kw, t, r: (g, t, r, c, kh, kw),
+                lambda g, f, c, kh, kw, t, r: (g, f, c, kh, kw),
+            ),
+            iterators=groups.iterators("pppppRR"),
+            body=_multiply_accumulate,
+        )
+        rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
+
+
+def _largest_divisor_at_most(total: int, bound: int) -> int:
+    return max(d for d in range(1, min(total, bound) + 1) if total % d == 0)
+
+
+class ConvBackwardInputDirect(RewritePattern):
+    """dx[n, g, c, h, w] = sum_{f, kh, kw} dyp[n, g, f, h + (KH-1-kh)*dh, w + (KW-1-kw)*dw] * w[g, f, c, kh, kw]
+
+    The adjoint convolution in gather form: a stride-1 conv of `dyp` with the flipped
+    kernel. The flip is in dyp's map (the same sum as reading w at KH-1-kh), because linalg
+    needs every loop to index some operand axis exactly: kh, kw are w's axes. `dyp` is dy with s - 1 zeros between cells, padded low by `d*(k-1) - p`
+    (`Window2d.adjoint_padding`) and high by that plus the solved output_padding
+    (`Window2d.solved_output_padding`), cropped where either is negative, so dx has exactly
+    the declared H, W, also when the forward conv's last window did not reach the input's
+    end. (n,) g, c, h, w parallel; f, kh, kw reduction.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Conv2dBackwardInputOp, rewriter: PatternRewriter):
+        from rlx_mlir.transforms.conv_transpose import stride_dilate_and_pad
+
+        b = TensorBuilder(rewriter, op)
+        window, groups = op.window(), _Groups(op.groups())
+        (dh, dw) = window.dilation
+        n, c, h, w = shape_of(op.result)
+        _, _, kh_size, kw_size = shape_of(op.weight)
+        output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], (h, w))
+
+        dyp = groups.split(b, stride_dilate_and_pad(b, op.grad_output, window, output_padding), 1)
+        wg = groups.split(b, op.weight, 0)
+        zeros = b.full(groups.shape([n, groups.count, c // groups.count, h, w], 1), element_type_of(wg), 0.0, like=op.grad_output)
+        dx = b.generic(
+            ins=[dyp, wg],
+            init=zeros,
+            maps=groups.maps(
+                # (KH-1-kh)*d written as `(KH-1)*d - kh*d`: xDSL 0.75 evaluates `int - AffineExpr`
+                # as `AffineExpr - int`.
+                lambda g, n, c, h, w, f, kh, kw: (n, g, f, h - kh * dh + (kh_size - 1) * dh, w - kw * dw + (kw_size - 1) * dw),
+                lambda g, n, c, h, w, f, kh, kw: (g, f, c, kh, kw),
+                lambda g, n, c, h, w, f, kh, kw: (n, g, c, h, w),
+            ),
+            iterators=groups.iterators("pppppRRR"),
+            body=_multiply_accumulate,
+        )
+        rewriter.replace(op, [], [groups.merge(b, dx, 1)])
+
+
+class ConvBackwardInputTranspose(RewritePattern):
+    """dx = conv_transpose2d(dy, w, stride s, padding p, dilation d, output_padding op, groups G)
+
+    RLX's route, with `op` solved per axis by `Window2d.solved_output_padding` so that dx
+    has the declared size. w [F, C/G, KH, KW] is already conv_transpose2d's
+    [C_in = F, C_out/G = C/G, KH, KW].
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.Conv2dBackwardInputOp, rewriter: PatternRewriter):
+        from rlx_mlir.transforms.conv_transpose import conv_transpose2d
+
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        result_type = _result_type(op)
+        output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], tuple(result_type.get_shape()[2:]))
+        dx = conv_transpose2d(b, op.grad_output, op.weight, window, output_padding, op.groups(), result_type)
+        rewriter.replace(op, [], [dx])
+
+
+def conv_backward_patterns(
+    conv_weight: str = "direct", im2col_max_elements: int = 4_194_304, conv_input: str = "direct"
+) -> list[RewritePattern]:
+    """The patterns for `rlx.conv2d_backward_{weight,input}` in the chosen formulations."""
+    check_choice("decompose-backward", "conv-weight", conv_weight, CONV_WEIGHT)
+    check_choice("decompose-backward", "conv-input", conv_input, CONV_INPUT)
+    weight = ConvBackwardWeightDirect() if conv_weight == "direct" else ConvBackwardWeightIm2col(im2col_max_elements)
+    input_ = ConvBackwardInputDirect() if conv_input == "direct" else ConvBackwardInputTranspose()
+    return [weight, input_]
