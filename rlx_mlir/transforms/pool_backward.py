@@ -204,7 +204,7 @@ class MaxPool2dBackwardFirstMax(RewritePattern):
             return hit, r.extract(op.grad_output, index)
 
         dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, None, routed_here)
-        rewriter.replace_op(op, [], [dx])
+        rewriter.replace(op, [], [dx])
 
 
 class MaxPool2dBackwardAllTies(RewritePattern):
@@ -225,7 +225,7 @@ class MaxPool2dBackwardAllTies(RewritePattern):
             return r.cmpf("oeq", cell, r.extract(m, index)), r.extract(op.grad_output, index)
 
         dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, op.input, ties_max)
-        rewriter.replace_op(op, [], [dx])
+        rewriter.replace(op, [], [dx])
 
 
 class AvgPool2dBackward(RewritePattern):
@@ -256,7 +256,7 @@ class AvgPool2dBackward(RewritePattern):
             return None, r.div(dy, divisor(r, at))
 
         dx = _window_gather(b, window, shape_of(op.grad_output), dx_shape, op.grad_output, None, share)
-        rewriter.replace_op(op, [], [dx])
+        rewriter.replace(op, [], [dx])
 
 
 def _inside_count(r: RegionBuilder, o: SSAValue, stride: int, kernel: int, pad: int, size: int) -> SSAValue:
