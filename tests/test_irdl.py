@@ -1,0 +1,154 @@
+"""The IRDL description of RLX: generated from the Python definitions, loaded by upstream MLIR.
+
+`dialects/rlx.irdl.mlir` is committed so that mlir-opt users need no Python. These tests
+keep it equal to what `rlx_mlir.tools.gen_irdl` generates, and check that mlir-opt, given
+it, accepts what rlx-opt prints for every op and rejects an op that lacks an attribute.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from xdsl.ir import Dialect
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.tools import gen_irdl
+
+REPO = Path(__file__).resolve().parent.parent
+IRDL_FILE = REPO / "dialects" / "rlx.irdl.mlir"
+EVERY_OP = REPO / "lit_tests" / "dialect" / "roundtrip.mlir"
+OPS = [op for op in rlx.RLX.operations]
+
+
+def _short(op) -> str:
+    return op.name.removeprefix("rlx.")
+
+
+@pytest.fixture(scope="module")
+def mlir_opt() -> str:
+    from rlx_mlir.backend.toolchain import ToolchainError, find_tool
+
+    try:
+        return str(find_tool("mlir-opt").path)
+    except ToolchainError as error:
+        pytest.skip(f"no mlir-opt: {error}")
+
+
+@pytest.fixture(scope="module")
+def generic_every_op() -> str:
+    """rlx-opt's generic form, properties as attributes, of a module using every op."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rlx_mlir.tools.rlx_opt", str(EVERY_OP), "--print-op-generic", "--print-no-properties"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _run_mlir_opt(mlir_opt: str, text: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [mlir_opt, f"--irdl-file={IRDL_FILE}", "-"], input=text, capture_output=True, text=True, timeout=120
+    )
+
+
+# -- the committed file is the generated one ------------------------------------------------
+
+
+def test_committed_irdl_is_fresh():
+    committed = IRDL_FILE.read_text() if IRDL_FILE.exists() else "<missing>"
+    assert committed == gen_irdl.generate(), (
+        f"{IRDL_FILE.relative_to(REPO)} is stale: the RLX dialect changed. Regenerate it with\n"
+        f"    {gen_irdl.COMMAND}\n"
+        "and commit the result."
+    )
+
+
+def test_generator_cli_writes_the_same_text(tmp_path):
+    out = tmp_path / "rlx.irdl.mlir"
+    done = subprocess.run(
+        [sys.executable, "-m", "rlx_mlir.tools.gen_irdl", "-o", str(out)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == gen_irdl.generate()
+
+
+@pytest.mark.parametrize("op", OPS, ids=_short)
+def test_every_op_is_described_with_all_its_properties(op):
+    text = gen_irdl.generate()
+    match = re.search(rf"irdl\.operation @{_short(op)} \{{(.*?)\n  \}}", text, re.S)
+    assert match, f"no irdl.operation @{_short(op)}"
+    body = match.group(1)
+    listed = re.findall(r'^\s+"(\w+)" = %', body, re.M)
+    assert listed == [spec.name for spec in op.PROPERTIES]
+    operands = re.search(r"irdl\.operands\((.*)\)", body)
+    names = re.findall(r"(\w+): %", operands.group(1)) if operands else []
+    assert names == list(op.OPERAND_NAMES)
+
+
+def test_bool_properties_accept_exactly_true_and_false():
+    body = gen_irdl.generate().split("irdl.operation @avg_pool2d ")[1].split("irdl.operation")[0]
+    assert "irdl.is true" in body and "irdl.is false" in body
+    assert "%count_include_pad = irdl.any_of(%true, %false)" in body
+
+
+def test_generator_rejects_properties_missing_from_the_spec_list():
+    @irdl_op_definition
+    class Drifted(rlx.RlxOp):  # a property added to the op but not to PROPERTIES
+        name = "drift.op"
+        PROPERTIES: ClassVar = (rlx.STRIDE,)
+        input = operand_def(rlx.FLOAT_TENSOR)
+        result = result_def(rlx.FLOAT_TENSOR)
+        stride = prop_def(rlx.PAIR_ATTR)
+        padding = prop_def(rlx.PAIR_ATTR)
+
+    with pytest.raises(gen_irdl.IrdlGenerationError, match=r"PROPERTIES lists \['stride'\] but the op defines"):
+        gen_irdl.generate(Dialect("drift", [Drifted]))
+
+
+def test_generator_rejects_a_kind_that_disagrees_with_the_declared_attribute():
+    @irdl_op_definition
+    class Mistyped(rlx.RlxOp):
+        name = "drift.mistyped"
+        PROPERTIES: ClassVar = (rlx.PropertySpec("groups", "pair"),)
+        input = operand_def(rlx.FLOAT_TENSOR)
+        result = result_def(rlx.FLOAT_TENSOR)
+        groups = prop_def(rlx.INT_ATTR)
+
+    with pytest.raises(gen_irdl.IrdlGenerationError, match="property 'groups' of kind pair is declared as IntegerAttr"):
+        gen_irdl.generate(Dialect("drift", [Mistyped]))
+
+
+# -- upstream mlir-opt loads it ------------------------------------------------------------------
+
+
+def test_irdl_file_parses_in_mlir_opt(mlir_opt):
+    done = subprocess.run([mlir_opt, str(IRDL_FILE)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_mlir_opt_accepts_rlx_opt_generic_output_of_every_op(mlir_opt, generic_every_op):
+    for op in OPS:
+        assert f'"{op.name}"(' in generic_every_op, f"{EVERY_OP.name} has no {op.name}"
+    done = _run_mlir_opt(mlir_opt, generic_every_op)
+    assert done.returncode == 0, done.stderr
+    for op in OPS:
+        assert f'"{op.name}"(' in done.stdout
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op.PROPERTIES], ids=_short)
+def test_mlir_opt_rejects_an_op_without_an_attribute(mlir_opt, generic_every_op, op):
+    dropped = op.PROPERTIES[-1].name  # never the first: every op with properties has several
+    lines = generic_every_op.splitlines()
+    index = next(i for i, line in enumerate(lines) if f'"{op.name}"(' in line)
+    edited, count = re.subn(rf", {dropped} = (array<[^>]*>|true|false|-?\d+ : i64)", "", lines[index])
+    assert count == 1, lines[index]
+    lines[index] = edited
+    done = _run_mlir_opt(mlir_opt, "\n".join(lines))
+    assert done.returncode != 0
+    assert f"error: '{op.name}' op attribute \"{dropped}\" is expected but not provided" in done.stderr
