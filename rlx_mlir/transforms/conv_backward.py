@@ -215,8 +215,8 @@ class ConvBackwardWeightIm2col(RewritePattern):
         chunk_sizes = [] if chunks != DYNAMIC_INDEX else [b.emit(arith.MuliOp(b.dim(op.input, 0), b.index(per_sample // rows))).results[0]]
 
         def row(t, r):
-            """(n, ho, wo) of row m = t*R + r."""
-            m = t * rows + r
+            """(n, ho, wo) of row m = t*R + r (just r when there is one chunk)."""
+            m = r if chunks == 1 else t * rows + r
             return m // per_sample, (m % per_sample) // wo_size, m % wo_size
 
         xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
