@@ -212,7 +212,7 @@ class ConvBackwardWeightIm2col(RewritePattern):
             limit = per_sample if is_dynamic(n_size) else n_size * per_sample
             rows = _largest_divisor_at_most(limit, max(1, self.max_elements // k))
             chunks = DYNAMIC_INDEX if is_dynamic(n_size) else limit // rows
-        chunk_sizes = [] if chunks != DYNAMIC_INDEX else [b.emit(arith.MuliOp(b.dim(op.input, 0), b.index(per_sample // rows))).results[0]]
+        chunk_sizes = [] if chunks != DYNAMIC_INDEX else [_times(b, b.dim(op.input, 0), per_sample // rows)]
 
         def row(t, r):
             """(n, ho, wo) of row m = t*R + r (just r when there is one chunk)."""
@@ -261,6 +261,10 @@ class ConvBackwardWeightIm2col(RewritePattern):
             body=_multiply_accumulate,
         )
         rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
+
+
+def _times(b: TensorBuilder, size: SSAValue, factor: int) -> SSAValue:
+    return size if factor == 1 else b.emit(arith.MuliOp(size, b.index(factor))).results[0]
 
 
 def _largest_divisor_at_most(total: int, bound: int) -> int:
