@@ -1,0 +1,298 @@
+"""Measure our compiled backward kernels against PyTorch in one process.
+
+Fairness rules: the same inputs, the same thread count for everyone (``THREADS``),
+warm-up calls first, then interleaved rounds (ours, PyTorch, [IREE], order alternating per
+round) and the median of each. OpenMP runtimes are told to sleep when idle
+(``OMP_WAIT_POLICY=PASSIVE``), so one runtime's spinning threads do not steal the cores of
+the next one; :func:`configure_threads` must run before torch is imported.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.cases import Case
+
+THREADS = 2
+REPO = Path(__file__).resolve().parents[1]
+
+
+def configure_threads(threads: int = THREADS) -> None:
+    """Thread count and idle policy for every runtime in the process (call before imports)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ.setdefault("KMP_BLOCKTIME", "0")
+    os.environ.setdefault("KMP_WARNINGS", "0")
+
+
+def preload_openmp() -> Path | None:
+    """Load libiomp5 (PyPI ``intel-openmp``) globally, if installed; returns its path.
+
+    Libraries built by a pipeline that links libiomp5 do not need this; it lets the
+    benchmark also run OpenMP code from a build that leaves the runtime to the process.
+    """
+    for prefix in (sys.prefix, sys.base_prefix):
+        candidate = Path(prefix) / "lib" / "libiomp5.so"
+        if candidate.is_file():
+            ctypes.CDLL(str(candidate), mode=os.RTLD_GLOBAL)
+            return candidate
+    return None
+
+
+@dataclass
+class Result:
+    """One case's measurements (times in milliseconds)."""
+
+    name: str
+    kind: str
+    unit: str
+    work: float
+    pipeline: str
+    ours_ms: float
+    torch_ms: float
+    ratio: float
+    ours_rate: float
+    torch_rate: float
+    max_abs_err: float
+    rel_err: float
+    correct: bool
+    rounds: int
+    compile_s: float
+    iree_ms: float | None = None
+    iree_rate: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def lower(case: Case, conv_weight: str = "direct", conv_input: str = "direct"):
+    """The case's RLX module lowered to linalg-on-tensors (our passes, chosen formulation)."""
+    from rlx_mlir.ir import make_context, parse_module, verify_module
+    from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+    from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+
+    ctx = make_context()
+    module = parse_module(ctx, case.rlx_module(), case.name)
+    for pass_ in (
+        DecomposeBackwardPass(conv_weight=conv_weight, conv_input=conv_input),
+        ConvertRlxToLinalgPass(),
+    ):
+        pass_.apply(ctx, module)
+    verify_module(module)
+    return module
+
+
+def compile_case(case: Case, pipeline: str, conv_weight: str = "direct", conv_input: str = "direct"):
+    """(callable ``f``, seconds spent compiling, linalg text) for ``case``."""
+    from rlx_mlir.backend import compile_module
+    from rlx_mlir.backend.interface import module_text
+
+    start = time.perf_counter()
+    module = lower(case, conv_weight, conv_input)
+    native = compile_module(module, pipeline)
+    return native["f"], time.perf_counter() - start, module_text(module)
+
+
+def iree_callable(linalg_text: str, arrays: tuple[np.ndarray, ...]) -> Callable[[], object] | None:
+    """The same linalg compiled by IREE (llvm-cpu, host CPU), or None if IREE is absent."""
+    try:
+        import iree.compiler as ireec
+        import iree.runtime as ireert
+    except ImportError:
+        return None
+    flatbuffer = ireec.compile_str(
+        linalg_text,
+        target_backends=["llvm-cpu"],
+        extra_args=["--iree-llvmcpu-target-cpu=host"],
+    )
+    ireert.flags.parse_flags(f"--task_topology_max_group_count={THREADS}")
+    config = ireert.Config("local-task")
+    ctx = ireert.SystemContext(config=config)
+    vm_module = ireert.VmModule.copy_buffer(ctx.instance, flatbuffer)
+    ctx.add_vm_module(vm_module)
+    function = ctx.modules.module["f"]
+    device_args = [ireert.asdevicearray(config.device, a) for a in arrays]
+    return lambda: function(*device_args).to_host()
+
+
+def _to_numpy(value) -> np.ndarray:
+    if hasattr(value, "detach"):
+        return value.detach().numpy()
+    return np.asarray(value)
+
+
+def time_interleaved(
+    callables: dict[str, Callable[[], object]],
+    warmup: int = 2,
+    min_rounds: int = 5,
+    max_rounds: int = 60,
+    budget_s: float = 4.0,
+) -> tuple[dict[str, float], int]:
+    """Median seconds per call of each callable, measured in interleaved rounds."""
+    for fn in callables.values():
+        for _ in range(warmup):
+            fn()
+    samples: dict[str, list[float]] = {name: [] for name in callables}
+    names = list(callables)
+    start = time.perf_counter()
+    rounds = 0
+    while rounds < max_rounds and (rounds < min_rounds or time.perf_counter() - start < budget_s):
+        order = names if rounds % 2 == 0 else names[::-1]
+        for name in order:
+            t0 = time.perf_counter()
+            callables[name]()
+            samples[name].append(time.perf_counter() - t0)
+        rounds += 1
+    return {name: statistics.median(s) for name, s in samples.items()}, rounds
+
+
+def run_case(
+    case: Case,
+    pipeline: str,
+    conv_weight: str = "direct",
+    conv_input: str = "direct",
+    iree: bool = False,
+    budget_s: float = 4.0,
+    min_rounds: int = 5,
+) -> Result:
+    """Compile, check against PyTorch, and time one case."""
+    fn, compile_s, linalg_text = compile_case(case, pipeline, conv_weight, conv_input)
+    arrays = case.inputs()
+    reference = case.torch_reference(arrays)
+    want = _to_numpy(reference())
+    got = fn(*arrays)
+    err = float(np.max(np.abs(got - want))) if want.size else 0.0
+    scale = max(1.0, float(np.max(np.abs(want))))
+    # The numeric tests' float32 tolerance (tests/oracle.py): rtol 2e-4, atol 2e-4 * max|want|.
+    correct = got.shape == want.shape and bool(np.allclose(got, want, rtol=2e-4, atol=2e-4 * scale))
+    notes: list[str] = []
+    callables: dict[str, Callable[[], object]] = {"ours": lambda: fn(*arrays), "torch": reference}
+    if iree:
+        try:
+            iree_fn = iree_callable(linalg_text, arrays)
+        except Exception as err_:  # IREE is optional: record why it has no number
+            iree_fn = None
+            notes.append(f"iree failed: {str(err_).splitlines()[0][:200]}")
+        if iree_fn is not None:
+            callables["iree"] = iree_fn
+    medians, rounds = time_interleaved(callables, min_rounds=min_rounds, budget_s=budget_s)
+    work = case.work()
+    iree_s = medians.get("iree")
+    return Result(
+        name=case.name,
+        kind=case.kind,
+        unit=case.unit,
+        work=work,
+        pipeline=pipeline,
+        ours_ms=medians["ours"] * 1e3,
+        torch_ms=medians["torch"] * 1e3,
+        ratio=medians["torch"] / medians["ours"],
+        ours_rate=work / medians["ours"] / 1e9,
+        torch_rate=work / medians["torch"] / 1e9,
+        max_abs_err=err,
+        rel_err=err / scale,
+        correct=bool(correct),
+        rounds=rounds,
+        compile_s=compile_s,
+        iree_ms=None if iree_s is None else iree_s * 1e3,
+        iree_rate=None if iree_s is None else work / iree_s / 1e9,
+        notes=notes,
+    )
+
+
+def time_decompose(example: Path) -> float:
+    """Wall seconds of ``rlx-opt --decompose-backward example`` (a fresh process)."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "rlx_mlir.tools.rlx_opt", str(example), "--decompose-backward"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        cwd=REPO,
+    )
+    return time.perf_counter() - start
+
+
+def time_cold_compile(example: Path, pipeline: str) -> float:
+    """Seconds from RLX text to a shared library with an empty compile cache."""
+    from rlx_mlir.api import lower_to_linalg
+    from rlx_mlir.backend import build_library
+    from rlx_mlir.backend.cache import CACHE_DIR_ENV
+
+    previous = os.environ.get(CACHE_DIR_ENV)
+    with tempfile.TemporaryDirectory(prefix="rlx-bench-cache-") as tmp:
+        os.environ[CACHE_DIR_ENV] = tmp
+        try:
+            start = time.perf_counter()
+            build_library(lower_to_linalg(example.read_text(), str(example)), pipeline)
+            return time.perf_counter() - start
+        finally:
+            if previous is None:
+                del os.environ[CACHE_DIR_ENV]
+            else:
+                os.environ[CACHE_DIR_ENV] = previous
+
+
+def geomean(values: list[float]) -> float:
+    return float(np.exp(np.mean(np.log(values)))) if values else float("nan")
+
+
+def format_table(results: list[Result]) -> str:
+    has_iree = any(r.iree_ms is not None for r in results)
+    header = f"{'case':34} {'ours ms':>9} {'torch ms':>9} {'ours':>8} {'torch':>8} {'unit':7} {'ratio':>6}"
+    if has_iree:
+        header += f" {'iree ms':>9} {'vs iree':>7}"
+    header += "  ok"
+    lines = [header, "-" * len(header)]
+    for r in results:
+        line = (
+            f"{r.name:34} {r.ours_ms:9.2f} {r.torch_ms:9.2f} {r.ours_rate:8.2f} {r.torch_rate:8.2f}"
+            f" {r.unit:7} {r.ratio:6.2f}"
+        )
+        if has_iree:
+            if r.iree_ms is None:
+                line += f" {'-':>9} {'-':>7}"
+            else:
+                line += f" {r.iree_ms:9.2f} {r.iree_ms / r.ours_ms:7.2f}"
+        line += "  " + ("yes" if r.correct else f"NO (rel err {r.rel_err:.1e})")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def write_chart(results: list[Result], path: Path, title: str) -> bool:
+    """Bar chart of the ratio PyTorch/ours per case (log scale); False without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = [r.name for r in results]
+    ratios = [r.ratio for r in results]
+    fig, ax = plt.subplots(figsize=(10, 0.35 * len(names) + 1.5))
+    colors = ["tab:green" if v >= 1 else ("tab:orange" if v >= 0.25 else "tab:red") for v in ratios]
+    ax.barh(names, ratios, color=colors)
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", linewidth=1)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.invert_yaxis()
+    ax.set_xlabel("PyTorch time / our time (log; > 1 means faster than PyTorch)")
+    ax.set_title(title)
+    for i, (v, r) in enumerate(zip(ratios, results)):
+        ax.text(v, i, f" {v:.2f} ({r.ours_rate:.1f} {r.unit})", va="center", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True

@@ -1,0 +1,41 @@
+"""The benchmark harness on one tiny case: it compiles, agrees with PyTorch and times both.
+
+Keeps `benchmarks/` from rotting; the real suite is `python -m benchmarks.run`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.cases import CASES, Case  # noqa: E402
+from benchmarks.harness import format_table, run_case  # noqa: E402
+
+SMALL = [
+    Case("tiny-bw-weight", "conv_weight", 2, 4, 9, 3, 2, 1, 6, 2),
+    Case("tiny-maxpool", "max_pool", 2, 3, 8, 3, 2, 1),
+]
+
+
+@pytest.mark.parametrize("case", SMALL, ids=lambda c: c.name)
+def test_small_case_matches_pytorch_and_is_timed(case):
+    result = run_case(case, "plain", budget_s=0.05, min_rounds=3)
+    assert result.correct, f"relative error {result.rel_err:.2e}"
+    assert result.ours_ms > 0 and result.torch_ms > 0 and result.ratio > 0
+    assert result.rounds >= 3
+    json.dumps(result.to_json())
+    assert case.name in format_table([result])
+
+
+def test_suite_lists_every_issue_case():
+    names = [c.name for c in CASES]
+    assert len(names) == len(set(names)) == 15
+    conv = [c for c in CASES if c.is_conv]
+    assert {c.kind for c in conv} == {"conv_weight", "conv_input"} and len(conv) == 12
+    stem = next(c for c in CASES if c.name.startswith("c-"))
+    assert stem.work() == 2 * 8 * 64 * 3 * 7 * 7 * 112 * 112
