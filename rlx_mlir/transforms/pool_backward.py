@@ -51,7 +51,8 @@ class _Candidate:
     """One candidate window of a cell along both axes, as index values in a gather body.
 
     `oh, ow` are clamped into the output (safe to extract with); `kh, kw` is the cell's
-    offset inside that window; `valid` says the window exists and contains the cell.
+    offset inside that window. The gather itself drops candidates that are not real
+    windows containing the cell.
     """
 
     n: SSAValue
@@ -60,7 +61,6 @@ class _Candidate:
     ow: SSAValue
     kh: SSAValue
     kw: SSAValue
-    valid: SSAValue
 
 
 Contribution = Callable[[RegionBuilder, _Candidate, SSAValue | None], tuple[SSAValue | None, SSAValue]]
@@ -105,7 +105,7 @@ def _window_gather(
         ow, kw, valid_w = axis(r, w, j_w, pw, sw, kw_, jw, ow_)
         valid = r.and_(valid_h, valid_w)
         zero = r.index(0)
-        candidate = _Candidate(n, c, r.select(valid, oh, zero), r.select(valid, ow, zero), kh, kw, valid)
+        candidate = _Candidate(n, c, r.select(valid, oh, zero), r.select(valid, ow, zero), kh, kw)
         hit, value = contribution(r, candidate, cell)
         take = valid if hit is None else r.and_(valid, hit)
         return r.select(take, r.add(acc, value), acc)
