@@ -255,8 +255,26 @@ class TensorBuilder(_Emitter):
         return self._conv(linalg.Conv2DNgchwFgchwOp, x, w, init, strides, dilations)
 
     def pooling_nchw_max(self, x: SSAValue, window: Shape, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
+        """`linalg.pooling_nchw_max`, with upstream's body `max(acc, in)`.
+
+        xDSL 0.75 builds this op's hidden region as `max(in, window)`: it reads the
+        shape-only window operand instead of the accumulator. The custom form never prints
+        the region, but the generic form (what the backend hands to mlir-opt) does, so the
+        region is rebuilt here, once, for every caller.
+        """
         shape_only = self.empty(window, element_type_of(x))
-        return self._conv(linalg.PoolingNchwMaxOp, x, shape_only, init, strides, dilations)
+        pooled = self._conv(linalg.PoolingNchwMaxOp, x, shape_only, init, strides, dilations)
+        pool = pooled.owner
+        assert isinstance(pool, Operation)
+        block = Block(arg_types=[element_type_of(v) for v in (x, shape_only, init)])
+        value, _window, acc = block.args
+        largest = arith.MaximumfOp(acc, value)
+        block.add_ops([largest, linalg.YieldOp(largest.result)])
+        body = pool.regions[0]
+        for old in list(body.blocks):
+            body.detach_block(old).erase()
+        body.add_block(block)
+        return pooled
 
     def _conv(self, op_class, x, w, init, strides, dilations) -> SSAValue:
         op = op_class(
