@@ -81,7 +81,7 @@ def test_valid_input_round_trips(write):
 def test_parse_error_is_located(write):
     path = write("bad.mlir", PARSE_ERROR)
     done = rlx_opt(str(path))
-    assert_clean_failure(done, rf"^{re.escape(str(path))}:2:34: error: ']' expected$")
+    assert_clean_failure(done, rf"^{re.escape(str(path))}:2:36: error: ']' expected$")
     assert "stride [1 1]" in done.stderr  # the source line, with a caret under the problem
     assert done.stdout == ""
 
