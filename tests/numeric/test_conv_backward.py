@@ -118,10 +118,14 @@ class Conv:
         return make(self.x_shape), make(self.w_shape), make(self.dy_shape)
 
     def oracle(self, formulation: str, x, w, dy):
+        """PyTorch's gradient, computed in float64 and rounded to the configuration's dtype."""
         kwargs = dict(stride=self.stride, padding=self.padding, dilation=self.dilation, groups=self.groups)
+        x, w, dy = (torch.from_numpy(a.astype(np.float64)) for a in (x, w, dy))
         if formulation.startswith("w_"):
-            return torch.nn.grad.conv2d_weight(torch.from_numpy(x), self.w_shape, torch.from_numpy(dy), **kwargs)
-        return torch.nn.grad.conv2d_input(self.x_shape, torch.from_numpy(w), torch.from_numpy(dy), **kwargs)
+            want = torch.nn.grad.conv2d_weight(x, self.w_shape, dy, **kwargs)
+        else:
+            want = torch.nn.grad.conv2d_input(self.x_shape, w, dy, **kwargs)
+        return want.numpy().astype(self.dtype)
 
     def check(self, native, formulation: str, name: str, seed: int = 0) -> None:
         x, w, dy = self.arrays(seed)
@@ -129,16 +133,21 @@ class Conv:
         assert_close(got, self.oracle(formulation, x, w, dy), dtype=self.dtype)
 
 
-def lower(functions: dict[str, tuple[str, str]]) -> ModuleOp:
-    """`{name: (formulation, function text)}` -> one module, each decomposed with its options."""
+def lower(functions: dict[str, tuple[str | dict, str]]) -> ModuleOp:
+    """`{name: (formulation or pass options, function text)}` -> one module.
+
+    The functions that share options are decomposed together by one DecomposeBackwardPass.
+    """
     ctx = make_context()
     merged = ModuleOp([])
-    for formulation, options in FORMULATIONS.items():
-        text = "".join(src for form, src in functions.values() if form == formulation)
-        if not text:
-            continue
+    by_options: dict[tuple, str] = {}
+    for form, src in functions.values():
+        options = FORMULATIONS[form] if isinstance(form, str) else form
+        key = tuple(sorted(options.items()))
+        by_options[key] = by_options.get(key, "") + src
+    for key, text in by_options.items():
         module = parse_module(ctx, text)
-        DecomposeBackwardPass(**options).apply(ctx, module)
+        DecomposeBackwardPass(**dict(key)).apply(ctx, module)
         for op in list(module.body.block.ops):
             assert isinstance(op, func.FuncOp)
             op.detach()
@@ -170,6 +179,8 @@ MATRIX = [
     Conv(1, 3, 2, (6, 5), (2, 3), stride=(2, 1), padding=(0, 1), dtype=F64),
     Conv(3, 4, 6, (9, 8), (3, 3), stride=(2, 2), padding=(1, 1), groups=2, dynamic_batch=True),
     Conv(2, 3, 4, (8, 6), (2, 2), stride=(1, 2), dilation=(2, 1), dtype=F64, dynamic_batch=True),
+    # f16 accumulates in f16 (the element type is kept end to end).
+    Conv(2, 4, 6, (9, 8), (3, 3), stride=(2, 2), padding=(1, 1), groups=2, dtype=np.float16),
 ]
 
 
@@ -217,6 +228,24 @@ def test_dynamic_batch_takes_any_batch(compile_rlx):
         cfg = Conv(batch, 4, 6, (7, 8), (3, 2), stride=(2, 1), padding=(1, 0), groups=2, dynamic_batch=True)
         for form in FORMULATIONS:
             cfg.check(native, form, form, seed=batch)
+
+
+def test_im2col_chunk_sizes(compile_rlx):
+    """Chunks of part of a sample's rows, of one sample, of several samples, and no chunking.
+
+    N=4, Ho*Wo = 6*5 = 30 rows per sample, K = 2*3*2 = 12: the thresholds give 5, 30, 60
+    and all 120 rows per chunk.
+    """
+    cfg = Conv(4, 2, 3, (8, 6), (3, 2), stride=(1, 1), padding=(0, 0))
+    assert cfg.dy_shape == (4, 3, 6, 5)
+    thresholds = (5 * 12, 30 * 12, 60 * 12 + 5, 120 * 12)
+    functions = {
+        f"chunks_{t}": (dict(conv_weight="im2col", im2col_max_elements=t), cfg.weight_function(f"chunks_{t}"))
+        for t in thresholds
+    }
+    native = compile_rlx(lower(functions))
+    for name in functions:
+        cfg.check(native, "w_im2col", name)
 
 
 # --------------------------------------------------------------------------------------
