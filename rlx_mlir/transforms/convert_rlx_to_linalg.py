@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.linalg.ops import Conv2DNgchwGfchwOp, PoolingNchwMaxOp, YieldOp
 from xdsl.dialects.builtin import ModuleOp, TensorType, i64
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.linalg.ops import Conv2DNgchwGfchwOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -57,33 +57,16 @@ def _conv_2d_ngchw_gfchw(b: TensorBuilder, x: SSAValue, w: SSAValue, init: SSAVa
     return b._conv(Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
 
 
-def _pooling_nchw_max(b: TensorBuilder, x: SSAValue, kernel, init: SSAValue, strides) -> SSAValue:
-    """`linalg.pooling_nchw_max` whose body is upstream's `max(out, in)`.
+def _cells_inside(r: RegionBuilder, axis: int, stride: int, kernel: int, pad: int, size: int) -> SSAValue:
+    """Real cells along `axis` of the window at loop index `axis`: min(o*S + K, size + P) - max(o*S, P).
 
-    xDSL 0.75 builds this op's hidden region as `max(in, window)` (it reads the shape-only
-    window operand instead of the accumulator). The custom form never prints the region,
-    but the generic form the backend feeds to mlir-opt does, so the region is rebuilt.
+    In padded coordinates every term is >= 0, so unsigned min/max are exact. (The same
+    count as `pool_backward._inside_count`; see the report about hoisting it to builders.)
     """
-    y = b.pooling_nchw_max(x, kernel, init, strides, (1, 1))
-    pool = y.owner
-    assert isinstance(pool, PoolingNchwMaxOp)
-    block = Block(arg_types=[element_type_of(v) for v in (*pool.inputs, *pool.outputs)])
-    x_, _window, acc = block.args
-    largest = arith.MaximumfOp(acc, x_)
-    block.add_ops([largest, YieldOp(largest.result)])
-    body = pool.regions[0]
-    for old in list(body.blocks):
-        body.detach_block(old).erase()
-    body.add_block(block)
-    return y
-
-
-def _min(r: RegionBuilder, a: SSAValue, b: SSAValue) -> SSAValue:
-    return r.select(r.cmpi("slt", a, b), a, b)
-
-
-def _max(r: RegionBuilder, a: SSAValue, b: SSAValue) -> SSAValue:
-    return r.select(r.cmpi("sgt", a, b), a, b)
+    start = r.mul(r.loop_index(axis), r.index(stride))
+    end = r.emit(arith.MinUIOp(r.add(start, r.index(kernel)), r.index(size + pad))).results[0]
+    begin = r.emit(arith.MaxUIOp(start, r.index(pad))).results[0]
+    return r.sub(end, begin)
 
 
 # --------------------------------------------------------------------------------------
@@ -149,7 +132,7 @@ class MaxPool2dToLinalg(RewritePattern):
         window, out = op.window(), _result_type(op)
         xpad = _pad_spatial(b, op.input, window.padding, float("-inf"))
         init = b.full(out.get_shape(), out.element_type, float("-inf"), like=op.input)
-        y = _pooling_nchw_max(b, xpad, window.kernel, init, window.stride)
+        y = b.pooling_nchw_max(xpad, window.kernel, init, window.stride, window.dilation)
         rewriter.replace(op, [], [y])
 
 
@@ -186,15 +169,10 @@ class AvgPool2dToLinalg(RewritePattern):
             body=lambda r, x_, _window, acc: r.add(acc, x_),
         )
 
-        def real_cells(r: RegionBuilder, axis: int, stride: int, pad: int, size: int, kernel: int) -> SSAValue:
-            start = r.mul(r.loop_index(axis), r.index(stride))  # the window's first padded cell
-            end = _min(r, r.add(start, r.index(kernel)), r.index(size + pad))
-            return r.sub(end, _max(r, start, r.index(pad)))
-
         def divide(r: RegionBuilder, total: SSAValue) -> SSAValue:
             if op.geometry_value("count_include_pad"):
                 return r.div(total, r.constant(kh_size * kw_size, element))
-            count = r.mul(real_cells(r, 2, sh, ph, h, kh_size), real_cells(r, 3, sw, pw, w, kw_size))
+            count = r.mul(_cells_inside(r, 2, sh, kh_size, ph, h), _cells_inside(r, 3, sw, kw_size, pw, w))
             return r.div(total, r.sitofp(r.index_cast(count, i64), element))
 
         y = b.generic(ins=[], init=sums, maps=[lambda n, c, oh, ow: (n, c, oh, ow)], iterators="pppp", body=divide)
