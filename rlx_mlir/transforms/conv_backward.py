@@ -115,14 +115,6 @@ def _dynamic_empty(b: TensorBuilder, shape: Sequence[int], element: Attribute, s
     return b.emit(tensor.EmptyOp(list(sizes), TensorType(element, list(shape)))).results[0]
 
 
-def _zeros(b: TensorBuilder, shape: Sequence[int], element: Attribute, sizes: Sequence[SSAValue]) -> SSAValue:
-    from xdsl.dialects import linalg
-
-    empty = _dynamic_empty(b, shape, element, sizes)
-    zero = b.constant(0.0, element)
-    return b.emit(linalg.FillOp([zero], [empty], [empty.type])).results[0]
-
-
 def _result_type(op: rlx.RlxOp) -> TensorType:
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
@@ -199,32 +191,20 @@ class ConvBackwardWeightIm2col(RewritePattern):
         b = TensorBuilder(rewriter, op)
         window, groups = op.window(), _Groups(op.groups())
         (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
-        n_size = shape_of(op.input)[0]
         _, _, ho_size, wo_size = shape_of(op.grad_output)
         f, cg, kh_size, kw_size = shape_of(op.result)
         fg, k = f // groups.count, cg * kh_size * kw_size
         element = element_type_of(op.input)
-        per_sample = ho_size * wo_size
-
-        if not is_dynamic(n_size) and n_size * per_sample * k <= self.max_elements:
-            chunks, rows = 1, n_size * per_sample
-        else:
-            limit = per_sample if is_dynamic(n_size) else n_size * per_sample
-            rows = _largest_divisor_at_most(limit, max(1, self.max_elements // k))
-            chunks = DYNAMIC_INDEX if is_dynamic(n_size) else limit // rows
-        chunk_sizes = [] if chunks != DYNAMIC_INDEX else [_times(b, b.dim(op.input, 0), per_sample // rows)]
-
-        def row(t, r):
-            """(n, ho, wo) of row m = t*R + r (just r when there is one chunk)."""
-            m = r if chunks == 1 else t * rows + r
-            return m // per_sample, (m % per_sample) // wo_size, m % wo_size
+        rows = _RowChunks.choose(shape_of(op.input)[0], ho_size, wo_size, k, self.max_elements)
+        t_size, r_size = rows.chunks, rows.per_chunk
+        t_sizes = rows.dynamic_sizes(b, op.input)
 
         xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
         col = b.generic(
             ins=[xpad],
-            init=_dynamic_empty(b, groups.shape([groups.count, chunks, rows, cg, kh_size, kw_size], 0), element, chunk_sizes),
+            init=_dynamic_empty(b, groups.shape([groups.count, t_size, r_size, cg, kh_size, kw_size], 0), element, t_sizes),
             maps=groups.maps(
-                lambda g, t, r, c, kh, kw: (row(t, r)[0], g, c, row(t, r)[1] * sh + kh * dh, row(t, r)[2] * sw + kw * dw),
+                lambda g, t, r, c, kh, kw: (rows.n(t, r), g, c, rows.ho(t, r) * sh + kh * dh, rows.wo(t, r) * sw + kw * dw),
                 lambda g, t, r, c, kh, kw: (g, t, r, c, kh, kw),
             ),
             iterators=groups.iterators("pppppp"),
@@ -232,16 +212,16 @@ class ConvBackwardWeightIm2col(RewritePattern):
         )
         dy_t = b.generic(
             ins=[groups.split(b, op.grad_output, 1)],
-            init=_dynamic_empty(b, groups.shape([groups.count, fg, chunks, rows], 0), element, chunk_sizes),
+            init=_dynamic_empty(b, groups.shape([groups.count, fg, t_size, r_size], 0), element, t_sizes),
             maps=groups.maps(
-                lambda g, f, t, r: (row(t, r)[0], g, f, row(t, r)[1], row(t, r)[2]),
+                lambda g, f, t, r: (rows.n(t, r), g, f, rows.ho(t, r), rows.wo(t, r)),
                 lambda g, f, t, r: (g, f, t, r),
             ),
             iterators=groups.iterators("pppp"),
             body=_copy,
         )
 
-        if chunks == 1 and not groups.grouped:
+        if t_size == 1 and not groups.grouped:
             col_mat = b.collapse_shape(col, [[0, 1], [2, 3, 4]])
             dy_mat = b.collapse_shape(dy_t, [[0], [1, 2]])
             product = b.matmul(dy_mat, col_mat, b.full([f, k], element, 0.0))
@@ -263,12 +243,47 @@ class ConvBackwardWeightIm2col(RewritePattern):
         rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
 
 
-def _times(b: TensorBuilder, size: SSAValue, factor: int) -> SSAValue:
-    return size if factor == 1 else b.emit(arith.MuliOp(size, b.index(factor))).results[0]
+@dataclass(frozen=True)
+class _RowChunks:
+    """The im2col rows m = (n, ho, wo) in `chunks` chunks of `per_chunk` rows: m = t*R + r."""
 
+    chunks: int  # DYNAMIC_INDEX with a dynamic batch
+    per_chunk: int
+    ho_size: int
+    wo_size: int
 
-def _largest_divisor_at_most(total: int, bound: int) -> int:
-    return max(d for d in range(1, min(total, bound) + 1) if total % d == 0)
+    @staticmethod
+    def choose(batch: int, ho_size: int, wo_size: int, k: int, max_elements: int) -> _RowChunks:
+        """One chunk if all rows x K fit `max_elements`, else the largest R that does (R >= 1)
+        and divides the row count (one sample's rows when the batch is dynamic)."""
+        per_sample = ho_size * wo_size
+        if not is_dynamic(batch) and batch * per_sample * k <= max_elements:
+            return _RowChunks(1, batch * per_sample, ho_size, wo_size)
+        total = per_sample if is_dynamic(batch) else batch * per_sample
+        bound = max(1, max_elements // k)
+        per_chunk = max(d for d in range(1, min(total, bound) + 1) if total % d == 0)
+        chunks = DYNAMIC_INDEX if is_dynamic(batch) else total // per_chunk
+        return _RowChunks(chunks, per_chunk, ho_size, wo_size)
+
+    def dynamic_sizes(self, b: TensorBuilder, batched: SSAValue) -> list[SSAValue]:
+        """The chunk count as an SSA size when it is dynamic: N * (Ho*Wo / R)."""
+        if self.chunks != DYNAMIC_INDEX:
+            return []
+        n = b.dim(batched, 0)
+        factor = self.ho_size * self.wo_size // self.per_chunk
+        return [n if factor == 1 else b.emit(arith.MuliOp(n, b.index(factor))).results[0]]
+
+    def _m(self, t, r):
+        return r if self.chunks == 1 else t * self.per_chunk + r
+
+    def n(self, t, r):
+        return self._m(t, r) // (self.ho_size * self.wo_size)
+
+    def ho(self, t, r):
+        return (self._m(t, r) % (self.ho_size * self.wo_size)) // self.wo_size
+
+    def wo(self, t, r):
+        return self._m(t, r) % self.wo_size
 
 
 class ConvBackwardInputDirect(RewritePattern):
