@@ -199,6 +199,7 @@ CONV_TRANSPOSE2D = [
     ConvTranspose2d(c=4, f=6, groups=2, hw=(4, 4), stride=(2, 2), padding=(1, 1)),
     ConvTranspose2d(c=4, f=4, groups=4, hw=(5, 5), padding=(1, 1)),  # depthwise
     ConvTranspose2d(n=1, dynamic=True, c=4, f=2, groups=2, hw=(4, 5), stride=(2, 2), output_padding=(1, 0)),
+    ConvTranspose2d(n=1, dynamic=True, hw=(4, 5), kernel=(2, 2), stride=(2, 2), padding=(2, 1), output_padding=(1, 1)),
     ConvTranspose2d(dtype="f64", hw=(4, 5), stride=(2, 2), padding=(1, 1), output_padding=(1, 1)),
     ConvTranspose2d(dtype="f64", dynamic=True, c=4, f=6, groups=2, hw=(3, 4), stride=(3, 2), dilation=(1, 2)),
 ]
