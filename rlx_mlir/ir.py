@@ -53,18 +53,28 @@ def format_location(op: Operation) -> str | None:
 
 
 class LocatingParser(Parser):
-    """A Parser that gives each op it reads the file:line:col it was read from."""
+    """A Parser that gives each op it reads the file:line:col of its name, as mlir-opt does.
+
+    The op name comes after the result list (`%y = rlx.conv2d ...`), so the position is
+    taken when the result list has been read. Ops nest (regions), hence a stack.
+    """
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         self._name = name
         self._line_offset = line_offset
+        self._op_name_spans: list[Span] = []
+
+    def _parse_op_result_list(self):
+        results = super()._parse_op_result_list()
+        self._op_name_spans.append(self._current_token.span)
+        return results
 
     def parse_operation(self) -> Operation:
-        start: Span = self._current_token.span
         op = super().parse_operation()
+        name_span = self._op_name_spans.pop()
         if not isinstance(op.location, FileLineColLoc):
-            where = start.get_location()
+            where = name_span.get_location()
             op.location = FileLineColLoc(
                 StringAttr(self._name), IntAttr(where.line + self._line_offset), IntAttr(where.col)
             )

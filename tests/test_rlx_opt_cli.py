@@ -145,12 +145,6 @@ def test_unwritable_output_path(write, tmp_path):
     assert not target.parent.exists()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG rlx_mlir/dialects/rlx.py RlxOp.parse: constructing the op with a result count other than 1 raises "
-    "ValueError('Expected 1 result, but got 2') outside the parser, so rlx-opt prints "
-    "'rlx-opt: error: Expected 1 result, but got 2' with no location and --split-input-file "
-    "--verify-diagnostics aborts the whole file"
-))
 def test_wrong_result_count_is_a_located_parse_error(write):
     path = write("two.mlir", VALID.replace(
         "-> tensor<1x4x8x8xf32>\n  return", "-> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>)\n  return"))

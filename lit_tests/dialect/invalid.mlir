@@ -6,7 +6,7 @@
 
 // wrong rank: rlx.conv2d.
 func.func @wrong_rank_conv2d(%x: tensor<1x4x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected the input to have rank 4, got tensor<1x4x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected the input to have rank 4, got tensor<1x4x8xf32>
   %r = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<1x4x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32>
   return %r : tensor<1x6x8x8xf32>
 }
@@ -15,7 +15,7 @@ func.func @wrong_rank_conv2d(%x: tensor<1x4x8xf32>, %w: tensor<6x4x3x3xf32>) -> 
 
 // wrong rank: rlx.conv_transpose2d.
 func.func @wrong_rank_conv_transpose2d(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x2x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose2d' op expected the weight to have rank 4, got tensor<4x2x3>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose2d' op expected the weight to have rank 4, got tensor<4x2x3xf32>
   %r = rlx.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<4x2x3xf32>) -> tensor<1x2x8x8xf32>
   return %r : tensor<1x2x8x8xf32>
 }
@@ -24,7 +24,7 @@ func.func @wrong_rank_conv_transpose2d(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x3
 
 // wrong rank: rlx.max_pool2d.
 func.func @wrong_rank_max_pool2d(%x: tensor<1x4x8x8xf32>) -> tensor<4x4x4xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected the result to have rank 4, got tensor<4x4x4>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected the result to have rank 4, got tensor<4x4x4xf32>
   %r = rlx.max_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x4x8x8xf32>) -> tensor<4x4x4xf32>
   return %r : tensor<4x4x4xf32>
 }
@@ -33,7 +33,7 @@ func.func @wrong_rank_max_pool2d(%x: tensor<1x4x8x8xf32>) -> tensor<4x4x4xf32> {
 
 // wrong rank: rlx.avg_pool2d.
 func.func @wrong_rank_avg_pool2d(%x: tensor<1x1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d' op expected the input to have rank 4, got tensor<1x1x4x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d' op expected the input to have rank 4, got tensor<1x1x4x8x8xf32>
   %r = rlx.avg_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
@@ -42,7 +42,7 @@ func.func @wrong_rank_avg_pool2d(%x: tensor<1x1x4x8x8xf32>) -> tensor<1x4x4x4xf3
 
 // wrong rank: rlx.matmul.
 func.func @wrong_rank_matmul(%a: tensor<2x4x8x2xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the lhs to have rank 2 or 3, got tensor<2x4x8x2>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the lhs to have rank 2 or 3, got tensor<2x4x8x2xf32>
   %r = rlx.matmul %a, %b : (tensor<2x4x8x2xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
@@ -51,7 +51,7 @@ func.func @wrong_rank_matmul(%a: tensor<2x4x8x2xf32>, %b: tensor<8x16xf32>) -> t
 
 // wrong rank: rlx.im2col.
 func.func @wrong_rank_im2col(%x: tensor<1x4x8x8xf32>) -> tensor<1x64x36xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected the result to have rank 2, got tensor<1x64x36>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected the result to have rank 2, got tensor<1x64x36xf32>
   %r = rlx.im2col %x kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<1x4x8x8xf32>) -> tensor<1x64x36xf32>
   return %r : tensor<1x64x36xf32>
 }
@@ -60,7 +60,7 @@ func.func @wrong_rank_im2col(%x: tensor<1x4x8x8xf32>) -> tensor<1x64x36xf32> {
 
 // wrong rank: rlx.conv2d_backward_weight.
 func.func @wrong_rank_conv2d_backward_weight(%x: tensor<1x4x8x8xf32>, %dy: tensor<6x8x8xf32>) -> tensor<6x4x3x3xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_weight' op expected the grad_output to have rank 4, got tensor<6x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_weight' op expected the grad_output to have rank 4, got tensor<6x8x8xf32>
   %r = rlx.conv2d_backward_weight %x, %dy kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<1x4x8x8xf32>, tensor<6x8x8xf32>) -> tensor<6x4x3x3xf32>
   return %r : tensor<6x4x3x3xf32>
 }
@@ -69,7 +69,7 @@ func.func @wrong_rank_conv2d_backward_weight(%x: tensor<1x4x8x8xf32>, %dy: tenso
 
 // wrong rank: rlx.conv2d_backward_input.
 func.func @wrong_rank_conv2d_backward_input(%dy: tensor<1x6x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_input' op expected the result to have rank 4, got tensor<4x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_input' op expected the result to have rank 4, got tensor<4x8x8xf32>
   %r = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<1x6x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<4x8x8xf32>
   return %r : tensor<4x8x8xf32>
 }
@@ -78,7 +78,7 @@ func.func @wrong_rank_conv2d_backward_input(%dy: tensor<1x6x8x8xf32>, %w: tensor
 
 // wrong rank: rlx.max_pool2d_backward.
 func.func @wrong_rank_max_pool2d_backward(%x: tensor<4x8x8xf32>, %dy: tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected the input to have rank 4, got tensor<4x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected the input to have rank 4, got tensor<4x8x8xf32>
   %r = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<4x8x8xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
   return %r : tensor<1x4x8x8xf32>
 }
@@ -87,7 +87,7 @@ func.func @wrong_rank_max_pool2d_backward(%x: tensor<4x8x8xf32>, %dy: tensor<1x4
 
 // wrong rank: rlx.avg_pool2d_backward.
 func.func @wrong_rank_avg_pool2d_backward(%dy: tensor<1x4x4xf32>) -> tensor<1x4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d_backward' op expected the grad_output to have rank 4, got tensor<1x4x4>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d_backward' op expected the grad_output to have rank 4, got tensor<1x4x4xf32>
   %r = rlx.avg_pool2d_backward %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x4x4xf32>) -> tensor<1x4x8x8xf32>
   return %r : tensor<1x4x8x8xf32>
 }
@@ -645,7 +645,7 @@ func.func @mixed_element_types_avg_pool2d_backward(%dy: tensor<1x4x4x4xf32>) -> 
 
 // dynamic non batch: rlx.conv2d.
 func.func @dynamic_non_batch_conv2d(%x: tensor<1x?x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<1x?x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<1x?x8x8xf32>
   %r = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<1x?x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32>
   return %r : tensor<1x6x8x8xf32>
 }
@@ -654,7 +654,7 @@ func.func @dynamic_non_batch_conv2d(%x: tensor<1x?x8x8xf32>, %w: tensor<6x4x3x3x
 
 // dynamic non batch: rlx.conv_transpose2d.
 func.func @dynamic_non_batch_conv_transpose2d(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x?x3xf32>) -> tensor<1x2x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose2d' op expected only the leading (batch) dimension of the weight to be dynamic, got tensor<4x2x?x3>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose2d' op expected the weight to have a static shape, got tensor<4x2x?x3xf32>
   %r = rlx.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<4x2x?x3xf32>) -> tensor<1x2x8x8xf32>
   return %r : tensor<1x2x8x8xf32>
 }
@@ -663,7 +663,7 @@ func.func @dynamic_non_batch_conv_transpose2d(%x: tensor<1x4x4x4xf32>, %w: tenso
 
 // dynamic non batch: rlx.max_pool2d.
 func.func @dynamic_non_batch_max_pool2d(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x?x4xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x4x?x4>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x4x?x4xf32>
   %r = rlx.max_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x4x8x8xf32>) -> tensor<?x4x?x4xf32>
   return %r : tensor<?x4x?x4xf32>
 }
@@ -672,7 +672,7 @@ func.func @dynamic_non_batch_max_pool2d(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x?
 
 // dynamic non batch: rlx.avg_pool2d.
 func.func @dynamic_non_batch_avg_pool2d(%x: tensor<?x4x8x?xf32>) -> tensor<?x4x4x4xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<?x4x8x?>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<?x4x8x?xf32>
   %r = rlx.avg_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x4x8x?xf32>) -> tensor<?x4x4x4xf32>
   return %r : tensor<?x4x4x4xf32>
 }
@@ -681,7 +681,7 @@ func.func @dynamic_non_batch_avg_pool2d(%x: tensor<?x4x8x?xf32>) -> tensor<?x4x4
 
 // dynamic non batch: rlx.matmul.
 func.func @dynamic_non_batch_matmul(%a: tensor<4x?xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected only the leading (batch) dimension of the lhs to be dynamic, got tensor<4x?>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected only the leading (batch) dimension of the lhs to be dynamic, got tensor<4x?xf32>
   %r = rlx.matmul %a, %b : (tensor<4x?xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
@@ -690,7 +690,7 @@ func.func @dynamic_non_batch_matmul(%a: tensor<4x?xf32>, %b: tensor<8x16xf32>) -
 
 // dynamic non batch: rlx.im2col.
 func.func @dynamic_non_batch_im2col(%x: tensor<?x4x8x8xf32>) -> tensor<?x?xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x?>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x?xf32>
   %r = rlx.im2col %x kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<?x4x8x8xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
@@ -699,7 +699,7 @@ func.func @dynamic_non_batch_im2col(%x: tensor<?x4x8x8xf32>) -> tensor<?x?xf32> 
 
 // dynamic non batch: rlx.conv2d_backward_weight.
 func.func @dynamic_non_batch_conv2d_backward_weight(%x: tensor<?x4x8x8xf32>, %dy: tensor<?x?x8x8xf32>) -> tensor<6x4x3x3xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_weight' op expected only the leading (batch) dimension of the grad_output to be dynamic, got tensor<?x?x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_weight' op expected only the leading (batch) dimension of the grad_output to be dynamic, got tensor<?x?x8x8xf32>
   %r = rlx.conv2d_backward_weight %x, %dy kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<?x4x8x8xf32>, tensor<?x?x8x8xf32>) -> tensor<6x4x3x3xf32>
   return %r : tensor<6x4x3x3xf32>
 }
@@ -708,7 +708,7 @@ func.func @dynamic_non_batch_conv2d_backward_weight(%x: tensor<?x4x8x8xf32>, %dy
 
 // dynamic non batch: rlx.conv2d_backward_input.
 func.func @dynamic_non_batch_conv2d_backward_input(%dy: tensor<?x6x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<?x4x?x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_input' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x4x?x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d_backward_input' op expected only the leading (batch) dimension of the result to be dynamic, got tensor<?x4x?x8xf32>
   %r = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<?x6x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<?x4x?x8xf32>
   return %r : tensor<?x4x?x8xf32>
 }
@@ -717,7 +717,7 @@ func.func @dynamic_non_batch_conv2d_backward_input(%dy: tensor<?x6x8x8xf32>, %w:
 
 // dynamic non batch: rlx.max_pool2d_backward.
 func.func @dynamic_non_batch_max_pool2d_backward(%x: tensor<?x?x8x8xf32>, %dy: tensor<?x4x4x4xf32>) -> tensor<?x4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<?x?x8x8>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected only the leading (batch) dimension of the input to be dynamic, got tensor<?x?x8x8xf32>
   %r = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x?x8x8xf32>, tensor<?x4x4x4xf32>) -> tensor<?x4x8x8xf32>
   return %r : tensor<?x4x8x8xf32>
 }
@@ -726,7 +726,7 @@ func.func @dynamic_non_batch_max_pool2d_backward(%x: tensor<?x?x8x8xf32>, %dy: t
 
 // dynamic non batch: rlx.avg_pool2d_backward.
 func.func @dynamic_non_batch_avg_pool2d_backward(%dy: tensor<?x4x4x?xf32>) -> tensor<?x4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d_backward' op expected only the leading (batch) dimension of the grad_output to be dynamic, got tensor<?x4x4x?>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d_backward' op expected only the leading (batch) dimension of the grad_output to be dynamic, got tensor<?x4x4x?xf32>
   %r = rlx.avg_pool2d_backward %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x4x4x?xf32>) -> tensor<?x4x8x8xf32>
   return %r : tensor<?x4x8x8xf32>
 }
@@ -1113,7 +1113,7 @@ func.func @output_padding_range_conv_transpose2d_3(%x: tensor<1x4x4x4xf32>, %w: 
 
 // contraction mismatch: rlx.matmul.
 func.func @contraction_mismatch_matmul(%a: tensor<4x8xf32>, %b: tensor<7x16xf32>) -> tensor<4x16xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the contraction sizes to agree: lhs tensor<4x8> has 8 columns, rhs tensor<7x16> has 7 rows
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the contraction sizes to agree: lhs tensor<4x8xf32> has 8 columns, rhs tensor<7x16xf32> has 7 rows
   %r = rlx.matmul %a, %b : (tensor<4x8xf32>, tensor<7x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
@@ -1122,7 +1122,7 @@ func.func @contraction_mismatch_matmul(%a: tensor<4x8xf32>, %b: tensor<7x16xf32>
 
 // contraction mismatch: rlx.matmul.
 func.func @contraction_mismatch_matmul_2(%a: tensor<?x4x8xf32>, %b: tensor<?x9x16xf32>) -> tensor<?x4x16xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the contraction sizes to agree: lhs tensor<?x4x8> has 8 columns, rhs tensor<?x9x16> has 9 rows
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the contraction sizes to agree: lhs tensor<?x4x8xf32> has 8 columns, rhs tensor<?x9x16xf32> has 9 rows
   %r = rlx.matmul %a, %b : (tensor<?x4x8xf32>, tensor<?x9x16xf32>) -> tensor<?x4x16xf32>
   return %r : tensor<?x4x16xf32>
 }
@@ -1140,7 +1140,7 @@ func.func @rank_mismatch_matmul(%a: tensor<4x8xf32>, %b: tensor<2x8x16xf32>) -> 
 
 // dynamic rhs 2d: rlx.matmul.
 func.func @dynamic_rhs_2d_matmul(%a: tensor<4x8xf32>, %b: tensor<?x16xf32>) -> tensor<4x16xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the rhs of a 2-D matmul to have a static shape
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.matmul' op expected the rhs to have a static shape, got tensor<?x16xf32>
   %r = rlx.matmul %a, %b : (tensor<4x8xf32>, tensor<?x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }

@@ -222,6 +222,12 @@ class RlxOp(IRDLOperation):
                 pos,
                 parser.pos,
             )
+        if len(function_type.outputs) != 1:
+            parser.raise_error(
+                f"'{cls.name}' has one result but the type lists {len(function_type.outputs)}",
+                pos,
+                parser.pos,
+            )
         resolved = parser.resolve_operands(operands, function_type.inputs.data, pos)
         properties = {
             spec.name: spec.to_attribute(values.get(spec.name, spec.default))  # type: ignore[arg-type]
@@ -251,12 +257,15 @@ class RlxOp(IRDLOperation):
         if len(element_types) != 1:
             listed = ", ".join(str(t) for t in types)
             raise VerifyException(f"expected all operands and the result to have one element type, got {listed}")
+        batched = self.batched_values()
         for name, value in zip((*self.OPERAND_NAMES, "result"), (*self.operands, *self.results)):
             shape = _tensor(value).get_shape()
+            if name not in batched and any(_is_dynamic(d) for d in shape):
+                raise VerifyException(f"expected the {name} to have a static shape, got {value.type}")
             if any(_is_dynamic(d) for d in shape[1:]):
                 raise VerifyException(
                     f"expected only the leading (batch) dimension of the {name} to be dynamic, "
-                    f"got tensor<{_fmt_shape(shape)}>"
+                    f"got {value.type}"
                 )
         try:
             self.verify_shapes()
@@ -265,6 +274,13 @@ class RlxOp(IRDLOperation):
 
     def verify_shapes(self) -> None:
         raise NotImplementedError
+
+    def batched_values(self) -> set[str]:
+        """Operands (and "result") whose leading dimension is the batch, the one that may be dynamic.
+
+        Weights carry no batch: every dimension of a weight must be static.
+        """
+        return {name for name in (*self.OPERAND_NAMES, "result") if name != "weight"}
 
     # -- helpers for subclasses ------------------------------------------------------------
 
@@ -276,7 +292,7 @@ class RlxOp(IRDLOperation):
         ranks = (rank,) if isinstance(rank, int) else rank
         if len(shape) not in ranks:
             expected = " or ".join(str(r) for r in ranks)
-            raise VerifyException(f"expected the {name} to have rank {expected}, got tensor<{_fmt_shape(shape)}>")
+            raise VerifyException(f"expected the {name} to have rank {expected}, got {value.type}")
         return shape
 
     def expect_result_shape(self, expected: Sequence[int]) -> None:
@@ -466,6 +482,10 @@ class MatmulOp(RlxOp):
     result = result_def(FLOAT_TENSOR)
     traits = traits_def(NoMemoryEffect())
 
+    def batched_values(self) -> set[str]:
+        # [B,M,K] x [B,K,N]: B leads all three; [M,K] x [K,N]: only M (the rows) may vary.
+        return {"lhs", "rhs", "result"} if _tensor(self.rhs).get_num_dims() == 3 else {"lhs", "result"}
+
     def verify_shapes(self) -> None:
         a = self.shape_of(0, (2, 3))
         b = self.shape_of(1, (2, 3))
@@ -473,12 +493,10 @@ class MatmulOp(RlxOp):
             raise VerifyException(f"expected lhs and rhs of equal rank, got {len(a)} and {len(b)}")
         if len(a) == 3:
             _same_batch(self, a, "lhs", b, "rhs")
-        elif _is_dynamic(b[0]):
-            raise VerifyException("expected the rhs of a 2-D matmul to have a static shape")
         if a[-1] != b[-2]:
             raise VerifyException(
-                f"expected the contraction sizes to agree: lhs tensor<{_fmt_shape(a)}> has {a[-1]} columns, "
-                f"rhs tensor<{_fmt_shape(b)}> has {b[-2]} rows"
+                f"expected the contraction sizes to agree: lhs {self.lhs.type} has {a[-1]} columns, "
+                f"rhs {self.rhs.type} has {b[-2]} rows"
             )
         self.shape_of(-1, len(a))
         self.expect_result_shape((*a[:-1], b[-1]))
@@ -541,6 +559,9 @@ class Conv2dBackwardWeightOp(RlxOp):
     dilation = _pair_prop()
     groups_ = prop_def(INT_ATTR, prop_name="groups")
     traits = traits_def(NoMemoryEffect())
+
+    def batched_values(self) -> set[str]:
+        return {"input", "grad_output"}  # dw [F, C/g, KH, KW] has no batch
 
     def verify_shapes(self) -> None:
         x = self.shape_of(0, 4)
