@@ -40,8 +40,10 @@ DEFAULT_TIMEOUT = 600.0
 _WHEEL_PACKAGE = {
     "mlir-opt": "mlir",
     "mlir-translate": "mlir",
+    "mlir-runner": "mlir",
     "opt": "llvm",
     "llc": "llvm",
+    "FileCheck": "llvm",
 }
 
 _VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)\.(\d+)")
