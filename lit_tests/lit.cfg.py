@@ -24,8 +24,8 @@ def _tool(name):
     return candidate if os.path.exists(candidate) else shutil.which(name)
 
 
-rlx_opt = _tool("rlx-opt")
-config.substitutions.append(("rlx-opt", f"{rlx_opt}"))
+for tool in ("rlx-opt", "rlx-run", "rlx-compile"):
+    config.substitutions.append((tool, _tool(tool)))
 config.substitutions.append(("%python", sys.executable))
 
 try:
