@@ -24,9 +24,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    BoolAttr,
     DenseArrayBase,
-    FunctionType,
     IntegerAttr,
     IntegerType,
     TensorType,

@@ -25,7 +25,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -142,8 +144,29 @@ class RegionBuilder(_Emitter):
     def select(self, condition: SSAValue, if_true: SSAValue, if_false: SSAValue) -> SSAValue:
         return self.emit(arith.SelectOp(condition, if_true, if_false)).results[0]
 
+    def minui(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.MinUIOp(a, b)).results[0]
+
+    def maxui(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(arith.MaxUIOp(a, b)).results[0]
+
     def index_cast(self, value: SSAValue, type_: Attribute) -> SSAValue:
         return self.emit(arith.IndexCastOp(value, type_)).results[0]
+
+    def index_to_float(self, value: SSAValue, type_: Attribute) -> SSAValue:
+        """An `index` count as a float of `type_` (via i64: arith has no index-to-float)."""
+        return self.sitofp(self.index_cast(value, i64), type_)
+
+    def cells_inside(self, window: SSAValue, stride: int, kernel: int, padding: int, size: int) -> SSAValue:
+        """How many cells of window `window` along one axis lie in the unpadded input.
+
+        `min(o*S + K, size + P) - max(o*S, P)` in padded coordinates, where every term is
+        >= 0, so the unsigned min/max are exact. The divisor of avg-pool without
+        count_include_pad, forward and backward.
+        """
+        start = self.mul(window, self.index(stride))
+        end = self.minui(self.add(start, self.index(kernel)), self.index(size + padding))
+        return self.sub(end, self.maxui(start, self.index(padding)))
 
     def sitofp(self, value: SSAValue, type_: Attribute) -> SSAValue:
         return self.emit(arith.SIToFPOp(value, type_)).results[0]
@@ -161,7 +184,7 @@ class TensorBuilder(_Emitter):
     """Emits tensor-level ops before the op a pattern rewrites."""
 
     def __init__(self, rewriter: PatternRewriter, anchor: Operation):
-        super().__init__(rewriter.insert_op, anchor.location)
+        super().__init__(rewriter.insert, anchor.location)
         self.rewriter = rewriter
 
     # -- shapes --------------------------------------------------------------------------
@@ -176,10 +199,17 @@ class TensorBuilder(_Emitter):
             raise ValueError("a dynamic shape needs a tensor to read its sizes from")
         return [self.dim(like, axis) for axis in dynamic_axes]  # type: ignore[arg-type]
 
-    def empty(self, shape: Shape, element_type: Attribute, like: SSAValue | None = None) -> SSAValue:
-        """`tensor.empty`; dynamic dims (the batch) take their size from `like`."""
-        sizes = self.dynamic_sizes(shape, like)
-        return self.emit(tensor.EmptyOp(sizes, TensorType(element_type, shape))).results[0]
+    def empty(
+        self,
+        shape: Shape,
+        element_type: Attribute,
+        like: SSAValue | None = None,
+        sizes: Sequence[SSAValue] | None = None,
+    ) -> SSAValue:
+        """`tensor.empty`; dynamic dims take their size from the same axes of `like`, or,
+        where no operand has that axis, from explicit `sizes` (in order)."""
+        dynamic = list(sizes) if sizes is not None else self.dynamic_sizes(shape, like)
+        return self.emit(tensor.EmptyOp(dynamic, TensorType(element_type, list(shape)))).results[0]
 
     def full(self, shape: Shape, element_type: Attribute, value: float, like: SSAValue | None = None) -> SSAValue:
         """An empty tensor filled with `value` (`linalg.fill`)."""
@@ -201,6 +231,10 @@ class TensorBuilder(_Emitter):
         body = Block(arg_types=[IndexType()] * len(shape))
         body.add_op(tensor.YieldOp(scalar))
         return self.emit(tensor.PadOp(value, [], [], Region(body), list(low), list(high), result_type)).results[0]
+
+    def pad_spatial(self, value: SSAValue, padding: Sequence[int], fill: float) -> SSAValue:
+        """NCHW `value` padded by `padding` = (pH, pW) on both sides of H and W with `fill`."""
+        return self.pad(value, (0, 0, *padding), (0, 0, *padding), fill)
 
     def extract_slice(self, value: SSAValue, offsets: Shape, sizes: Shape, strides: Shape | None = None) -> SSAValue:
         """A static slice; a dynamic size (the batch) is read from `value`."""
@@ -251,8 +285,10 @@ class TensorBuilder(_Emitter):
     def conv_2d_nchw_fchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
         return self._conv(linalg.Conv2DNchwFchwOp, x, w, init, strides, dilations)
 
-    def conv_2d_ngchw_fgchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
-        return self._conv(linalg.Conv2DNgchwFgchwOp, x, w, init, strides, dilations)
+    def conv_2d_ngchw_gfchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
+        """The grouped conv whose filter is [G, F/G, C/G, KH, KW]: PyTorch's grouped weight
+        [F, C/G, KH, KW] is group-major along F, so it expands to exactly this layout."""
+        return self._conv(linalg.Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
 
     def pooling_nchw_max(self, x: SSAValue, window: Shape, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
         """`linalg.pooling_nchw_max`, with upstream's body `max(acc, in)`.
@@ -300,7 +336,7 @@ class TensorBuilder(_Emitter):
         """
         outs = [init] if isinstance(init, SSAValue) else list(init)
         iterator_attrs = [
-            linalg.IteratorTypeAttr.parallel() if letter in "pP" else linalg.IteratorTypeAttr.reduction()
+            IteratorTypeAttr.parallel() if letter in "pP" else IteratorTypeAttr.reduction()
             for letter in iterators
         ]
         block = Block(arg_types=[element_type_of(v) for v in (*ins, *outs)])

@@ -30,11 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import (
@@ -44,6 +48,7 @@ from rlx_mlir.transforms.builders import (
     element_type_of,
     is_dynamic,
     shape_of,
+    tensor_type,
 )
 from rlx_mlir.transforms.options import check_choice
 
@@ -110,17 +115,6 @@ class _Groups:
         return letters if self.grouped else letters[1:]
 
 
-def _dynamic_empty(b: TensorBuilder, shape: Sequence[int], element: Attribute, sizes: Sequence[SSAValue]) -> SSAValue:
-    """`tensor.empty` whose dynamic dims take the given SSA sizes (in order)."""
-    return b.emit(tensor.EmptyOp(list(sizes), TensorType(element, list(shape)))).results[0]
-
-
-def _result_type(op: rlx.RlxOp) -> TensorType:
-    result_type = op.results[0].type
-    assert isinstance(result_type, TensorType)
-    return result_type
-
-
 class ConvBackwardWeightDirect(RewritePattern):
     """dw[g, f, c, kh, kw] = sum_{n, ho, wo} dy[n, g, f, ho, wo] * xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
 
@@ -136,7 +130,7 @@ class ConvBackwardWeightDirect(RewritePattern):
         (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
         f, cg, kh_size, kw_size = shape_of(op.result)
 
-        xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
+        xpad = groups.split(b, b.pad_spatial(op.input, (ph, pw), 0.0), 1)
         dy = groups.split(b, op.grad_output, 1)
         zeros = b.full(groups.shape([groups.count, f // groups.count, cg, kh_size, kw_size], 0), element_type_of(dy), 0.0)
         dw_ = b.generic(
@@ -199,10 +193,10 @@ class ConvBackwardWeightIm2col(RewritePattern):
         t_size, r_size = rows.chunks, rows.per_chunk
         t_sizes = rows.dynamic_sizes(b, op.input)
 
-        xpad = groups.split(b, b.pad(op.input, [0, 0, ph, pw], [0, 0, ph, pw], 0.0), 1)
+        xpad = groups.split(b, b.pad_spatial(op.input, (ph, pw), 0.0), 1)
         col = b.generic(
             ins=[xpad],
-            init=_dynamic_empty(b, groups.shape([groups.count, t_size, r_size, cg, kh_size, kw_size], 0), element, t_sizes),
+            init=b.empty(groups.shape([groups.count, t_size, r_size, cg, kh_size, kw_size], 0), element, sizes=t_sizes),
             maps=groups.maps(
                 lambda g, t, r, c, kh, kw: (rows.n(t, r), g, c, rows.ho(t, r) * sh + kh * dh, rows.wo(t, r) * sw + kw * dw),
                 lambda g, t, r, c, kh, kw: (g, t, r, c, kh, kw),
@@ -212,7 +206,7 @@ class ConvBackwardWeightIm2col(RewritePattern):
         )
         dy_t = b.generic(
             ins=[groups.split(b, op.grad_output, 1)],
-            init=_dynamic_empty(b, groups.shape([groups.count, fg, t_size, r_size], 0), element, t_sizes),
+            init=b.empty(groups.shape([groups.count, fg, t_size, r_size], 0), element, sizes=t_sizes),
             maps=groups.maps(
                 lambda g, f, t, r: (rows.n(t, r), g, f, rows.ho(t, r), rows.wo(t, r)),
                 lambda g, f, t, r: (g, f, t, r),
@@ -342,7 +336,7 @@ class ConvBackwardInputTranspose(RewritePattern):
 
         b = TensorBuilder(rewriter, op)
         window = op.window()
-        result_type = _result_type(op)
+        result_type = tensor_type(op.result)
         output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], tuple(result_type.get_shape()[2:]))
         dx = conv_transpose2d(b, op.grad_output, op.weight, window, output_padding, op.groups(), result_type)
         rewriter.replace(op, [], [dx])

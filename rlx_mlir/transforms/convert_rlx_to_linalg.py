@@ -14,9 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp, TensorType, i64
-from xdsl.dialects.linalg.ops import Conv2DNgchwGfchwOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -28,45 +26,12 @@ from xdsl.pattern_rewriter import (
 )
 
 from rlx_mlir.dialects import rlx
-from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of, tensor_type
 from rlx_mlir.transforms.conv_transpose import conv_transpose2d
 
 # --------------------------------------------------------------------------------------
 # Private helpers
 # --------------------------------------------------------------------------------------
-
-
-def _result_type(op: rlx.RlxOp) -> TensorType:
-    result_type = op.results[0].type
-    assert isinstance(result_type, TensorType)
-    return result_type
-
-
-def _pad_spatial(b: TensorBuilder, x: SSAValue, padding: tuple[int, int], fill: float) -> SSAValue:
-    """`x` [N,C,H,W] padded by `padding` on both sides of H and W with `fill`."""
-    return b.pad(x, (0, 0, *padding), (0, 0, *padding), fill)
-
-
-def _conv_2d_ngchw_gfchw(b: TensorBuilder, x: SSAValue, w: SSAValue, init: SSAValue, strides, dilations) -> SSAValue:
-    """`linalg.conv_2d_ngchw_gfchw`: the grouped conv whose filter is [G, F/G, C/G, KH, KW].
-
-    PyTorch's grouped weight [F, C/G, KH, KW] is group-major along F, so it expands to
-    exactly this layout (the builders only offer the fgchw variant, which would need a
-    transpose).
-    """
-    return b._conv(Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
-
-
-def _cells_inside(r: RegionBuilder, axis: int, stride: int, kernel: int, pad: int, size: int) -> SSAValue:
-    """Real cells along `axis` of the window at loop index `axis`: min(o*S + K, size + P) - max(o*S, P).
-
-    In padded coordinates every term is >= 0, so unsigned min/max are exact. (The same
-    count as `pool_backward._inside_count`; see the report about hoisting it to builders.)
-    """
-    start = r.mul(r.loop_index(axis), r.index(stride))
-    end = r.emit(arith.MinUIOp(r.add(start, r.index(kernel)), r.index(size + pad))).results[0]
-    begin = r.emit(arith.MaxUIOp(start, r.index(pad))).results[0]
-    return r.sub(end, begin)
 
 
 # --------------------------------------------------------------------------------------
@@ -85,11 +50,11 @@ class Conv2dToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        window, groups, out = op.window(), op.groups(), _result_type(op)
+        window, groups, out = op.window(), op.groups(), tensor_type(op.result)
         n, c, h, w = shape_of(op.input)
         f, cg, kh, kw = shape_of(op.weight)
         _, _, ho, wo = out.get_shape()
-        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        xpad = b.pad_spatial(op.input, window.padding, 0.0)
         if groups == 1:
             init = b.full((n, f, ho, wo), out.element_type, 0.0, like=op.input)
             y = b.conv_2d_nchw_fchw(xpad, op.weight, init, window.stride, window.dilation)
@@ -98,7 +63,7 @@ class Conv2dToLinalg(RewritePattern):
             xg = b.expand_shape(xpad, [[0], [1, 2], [3], [4]], (n, groups, cg, hp, wp))
             wg = b.expand_shape(op.weight, [[0, 1], [2], [3], [4]], (groups, f // groups, cg, kh, kw))
             init = b.full((n, groups, f // groups, ho, wo), out.element_type, 0.0, like=op.input)
-            yg = _conv_2d_ngchw_gfchw(b, xg, wg, init, window.stride, window.dilation)
+            yg = b.conv_2d_ngchw_gfchw(xg, wg, init, window.stride, window.dilation)
             y = b.collapse_shape(yg, [[0], [1, 2], [3], [4]])
         rewriter.replace(op, [], [y])
 
@@ -114,7 +79,7 @@ class ConvTranspose2dToLinalg(RewritePattern):
     def match_and_rewrite(self, op: rlx.ConvTranspose2dOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         y = conv_transpose2d(
-            b, op.input, op.weight, op.window(), op.geometry_value("output_padding"), op.groups(), _result_type(op)
+            b, op.input, op.weight, op.window(), op.geometry_value("output_padding"), op.groups(), tensor_type(op.result)
         )
         rewriter.replace(op, [], [y])
 
@@ -129,8 +94,8 @@ class MaxPool2dToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        window, out = op.window(), _result_type(op)
-        xpad = _pad_spatial(b, op.input, window.padding, float("-inf"))
+        window, out = op.window(), tensor_type(op.result)
+        xpad = b.pad_spatial(op.input, window.padding, float("-inf"))
         init = b.full(out.get_shape(), out.element_type, float("-inf"), like=op.input)
         y = b.pooling_nchw_max(xpad, window.kernel, init, window.stride, window.dilation)
         rewriter.replace(op, [], [y])
@@ -151,11 +116,11 @@ class AvgPool2dToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.AvgPool2dOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        window, out = op.window(), _result_type(op)
+        window, out = op.window(), tensor_type(op.result)
         (sh, sw), (ph, pw), (kh_size, kw_size) = window.stride, window.padding, window.kernel
         h, w = shape_of(op.input)[2:]
         element = out.element_type
-        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        xpad = b.pad_spatial(op.input, window.padding, 0.0)
         shape_only = b.empty(window.kernel, element)
         sums = b.generic(
             ins=[xpad, shape_only],
@@ -172,8 +137,9 @@ class AvgPool2dToLinalg(RewritePattern):
         def divide(r: RegionBuilder, total: SSAValue) -> SSAValue:
             if op.geometry_value("count_include_pad"):
                 return r.div(total, r.constant(kh_size * kw_size, element))
-            count = r.mul(_cells_inside(r, 2, sh, kh_size, ph, h), _cells_inside(r, 3, sw, kw_size, pw, w))
-            return r.div(total, r.sitofp(r.index_cast(count, i64), element))
+            rows = r.cells_inside(r.loop_index(2), sh, kh_size, ph, h)
+            cols = r.cells_inside(r.loop_index(3), sw, kw_size, pw, w)
+            return r.div(total, r.index_to_float(r.mul(rows, cols), element))
 
         y = b.generic(ins=[], init=sums, maps=[lambda n, c, oh, ow: (n, c, oh, ow)], iterators="pppp", body=divide)
         rewriter.replace(op, [], [y])
@@ -189,7 +155,7 @@ class MatmulToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MatmulOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        out = _result_type(op)
+        out = tensor_type(op.result)
         init = b.full(out.get_shape(), out.element_type, 0.0, like=op.lhs)
         if len(out.get_shape()) == 2:
             y = b.matmul(op.lhs, op.rhs, init)
@@ -224,7 +190,7 @@ class Im2colToLinalg(RewritePattern):
         n, c, h, w = shape_of(op.input)
         ho, wo = window.output_size((h, w))
         element = element_type_of(op.input)
-        xpad = _pad_spatial(b, op.input, window.padding, 0.0)
+        xpad = b.pad_spatial(op.input, window.padding, 0.0)
         patches = b.generic(
             ins=[xpad, b.empty(window.kernel, element)],
             init=b.empty((n, ho, wo, c, *window.kernel), element, like=op.input),

@@ -31,8 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import rlx
@@ -129,7 +129,7 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
     operand), which upstream MLIR executes as written when the op is printed generically.
     """
     (sh, sw), (ph, pw) = window.stride, window.padding
-    xpad = b.pad(x, [0, 0, ph, pw], [0, 0, ph, pw], NEG_INF)
+    xpad = b.pad_spatial(x, (ph, pw), NEG_INF)
     init = b.full(out_shape, element_type_of(x), NEG_INF, like=x)
     cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
     m = b.generic(
@@ -153,7 +153,7 @@ def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tu
     `(a == -1 && v == m) || isnan(v)`: the first maximum wins, the last NaN wins (m is
     NaN exactly when the window holds one), an all -inf window goes to its first valid cell.
     """
-    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    (_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
     h_in, w_in = shape_of(x)[2], shape_of(x)[3]
     xpad, m = _window_max(b, x, window, out_shape)
     none = b.full(out_shape, ARGMAX_TYPE, NO_ARGMAX, like=x)
@@ -247,9 +247,9 @@ class AvgPool2dBackward(RewritePattern):
         def divisor(r: RegionBuilder, at: _Candidate) -> SSAValue:
             if include_pad:
                 return r.constant(window.kernel[0] * window.kernel[1], element)
-            rows = _inside_count(r, at.oh, window.stride[0], window.kernel[0], window.padding[0], dx_shape[2])
-            cols = _inside_count(r, at.ow, window.stride[1], window.kernel[1], window.padding[1], dx_shape[3])
-            return _index_to_float(r, r.mul(rows, cols), element)
+            rows = r.cells_inside(at.oh, window.stride[0], window.kernel[0], window.padding[0], dx_shape[2])
+            cols = r.cells_inside(at.ow, window.stride[1], window.kernel[1], window.padding[1], dx_shape[3])
+            return r.index_to_float(r.mul(rows, cols), element)
 
         def share(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
             dy = r.extract(op.grad_output, [at.n, at.c, at.oh, at.ow])
@@ -257,19 +257,6 @@ class AvgPool2dBackward(RewritePattern):
 
         dx = _window_gather(b, window, shape_of(op.grad_output), dx_shape, op.grad_output, None, share)
         rewriter.replace(op, [], [dx])
-
-
-def _inside_count(r: RegionBuilder, o: SSAValue, stride: int, kernel: int, pad: int, size: int) -> SSAValue:
-    """Cells of window `o` inside the unpadded axis: min(o*S + K, size + P) - max(o*S, P)."""
-    start = r.mul(o, r.index(stride))
-    end = r.emit(arith.MinUIOp(r.add(start, r.index(kernel)), r.index(size + pad))).results[0]
-    begin = r.emit(arith.MaxUIOp(start, r.index(pad))).results[0]
-    return r.sub(end, begin)
-
-
-def _index_to_float(r: RegionBuilder, value: SSAValue, element: Attribute) -> SSAValue:
-    assert isinstance(value.type, IndexType)
-    return r.sitofp(r.index_cast(value, i64), element)
 
 
 def pool_backward_patterns(pool_ties: str = "first") -> list[RewritePattern]:
