@@ -1,0 +1,69 @@
+"""What each pass promises to leave behind, checked on every op kind and option.
+
+`decompose-backward` must leave only linalg/arith/tensor (plus the forward RLX ops it does
+not own); `convert-rlx-to-linalg` after it must leave no RLX op at all. Downstream users
+rely on exactly this, so it is checked by walking the IR, not by reading text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rlx_mlir.ir import make_context, parse_module, verify_module
+from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+
+STRUCTURAL = {"builtin", "func"}
+LOWERED = {"linalg", "arith", "tensor"}
+
+MODULE = """
+func.func @train_step(%x: tensor<?x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %dy: tensor<?x6x4x4xf32>,
+                      %p: tensor<?x4x4x4xf32>, %q: tensor<?x4x5x5xf32>) -> (tensor<6x2x3x3xf32>, tensor<?x4x9x9xf32>,
+                      tensor<?x4x9x9xf32>, tensor<?x4x9x9xf32>, tensor<?x6x4x4xf32>) {
+  %dw = rlx.conv2d_backward_weight %x, %dy kernel_size [3, 3] stride [2, 2] padding [0, 0] groups 2
+      : (tensor<?x4x9x9xf32>, tensor<?x6x4x4xf32>) -> tensor<6x2x3x3xf32>
+  %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [2, 2] padding [0, 0] groups 2
+      : (tensor<?x6x4x4xf32>, tensor<6x2x3x3xf32>) -> tensor<?x4x9x9xf32>
+  %dmax = rlx.max_pool2d_backward %x, %p kernel_size [3, 3] stride [2, 2] padding [0, 0]
+      : (tensor<?x4x9x9xf32>, tensor<?x4x4x4xf32>) -> tensor<?x4x9x9xf32>
+  %davg = rlx.avg_pool2d_backward %q kernel_size [3, 3] stride [2, 2] padding [1, 1] count_include_pad false
+      : (tensor<?x4x5x5xf32>) -> tensor<?x4x9x9xf32>
+  %y = rlx.conv2d %x, %w stride [2, 2] padding [0, 0] groups 2
+      : (tensor<?x4x9x9xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x4x4xf32>
+  return %dw, %dx, %dmax, %davg, %y
+      : tensor<6x2x3x3xf32>, tensor<?x4x9x9xf32>, tensor<?x4x9x9xf32>, tensor<?x4x9x9xf32>, tensor<?x6x4x4xf32>
+}
+"""
+
+OPTIONS = [
+    {},
+    {"conv_weight": "im2col"},
+    {"conv_weight": "im2col", "im2col_max_elements": 64},
+    {"conv_input": "transpose"},
+    {"pool_ties": "all"},
+]
+
+
+def dialects_after(*passes) -> dict[str, set[str]]:
+    ctx = make_context()
+    module = parse_module(ctx, MODULE)
+    for pass_ in passes:
+        pass_.apply(ctx, module)
+        verify_module(module)
+    found: dict[str, set[str]] = {}
+    for op in module.walk():
+        found.setdefault(op.name.split(".")[0], set()).add(op.name)
+    return found
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_decompose_backward_leaves_upstream_ops_and_forward_rlx_ops(options):
+    found = dialects_after(DecomposeBackwardPass(**options))
+    assert set(found) <= STRUCTURAL | LOWERED | {"rlx"}, found
+    assert found.get("rlx") == {"rlx.conv2d"}, "backward ops left, or a forward op was touched"
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_both_passes_leave_only_linalg_arith_tensor(options):
+    found = dialects_after(DecomposeBackwardPass(**options), ConvertRlxToLinalgPass())
+    assert set(found) <= STRUCTURAL | LOWERED, found
