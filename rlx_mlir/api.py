@@ -3,14 +3,29 @@
 RLX input goes through our passes first (backward ops, then forward ops, to upstream
 linalg/tensor/arith); IR that is already lowered passes through untouched. The backend
 then builds (or fetches from its cache) a shared library.
+
+The verifiers of the RLX ops allow only the batch to be dynamic, and assume that the
+operands of one op share it. Compiled code cannot check that, so the arguments whose batch
+meets in an RLX op are marked (`rlx_mlir.batch_group`) and the runtime refuses a call whose
+batch sizes disagree instead of reading out of bounds.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
 
 from rlx_mlir.backend import NativeModule, compile_module
+from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
 from rlx_mlir.ir import make_context, parse_module, verify_module
 
 
@@ -26,10 +41,55 @@ def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp
         assert isinstance(source, ModuleOp), "compile takes MLIR text or an xDSL ModuleOp"
         module = source.clone()
         verify_module(module)
+    mark_batch_groups(module)
     for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass()):
         pass_.apply(ctx, module)
         verify_module(module)
     return module
+
+
+def mark_batch_groups(module: ModuleOp) -> None:
+    """Give arguments whose dynamic batch meets in an RLX op one `rlx_mlir.batch_group`.
+
+    A union-find over the values with a dynamic leading dimension: the operands and results
+    of one RLX op share it, except the result of `rlx.im2col`, whose rows are
+    batch x output pixels.
+    """
+    parent: dict[SSAValue, SSAValue] = {}
+
+    def find(value: SSAValue) -> SSAValue:
+        while parent.setdefault(value, value) is not value:
+            value = parent[value]
+        return value
+
+    def batched(value: SSAValue) -> bool:
+        shape = value.type.get_shape() if isinstance(value.type, TensorType) else ()
+        return bool(shape) and shape[0] == DYNAMIC_INDEX
+
+    for function in module.walk():
+        if not isinstance(function, func.FuncOp) or not function.body.blocks:
+            continue
+        for op in function.walk():
+            if not op.name.startswith("rlx."):
+                continue
+            results = () if op.name == "rlx.im2col" else op.results
+            values = [v for v in (*op.operands, *results) if batched(v)]
+            for value in values[1:]:
+                parent[find(value)] = find(values[0])
+        groups: dict[SSAValue, list[int]] = {}
+        for index, arg in enumerate(function.args):
+            if arg in parent:
+                groups.setdefault(find(arg), []).append(index)
+        tied = [group for group in groups.values() if len(group) > 1]
+        if not tied:
+            continue
+        attrs = [dict(d.data) for d in function.arg_attrs.data] if function.arg_attrs else [
+            {} for _ in function.args
+        ]
+        for number, group in enumerate(tied):
+            for index in group:
+                attrs[index][BATCH_GROUP_ATTR] = IntegerAttr(number, i64)
+        function.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
 
 
 def compile(source: str | Operation, pipeline: str | None = None) -> NativeModule:  # noqa: A001

@@ -18,6 +18,12 @@ Why a wrapper instead of annotating ``f``: annotating means re-printing the modu
 re-printing through xDSL is lossy (xDSL 0.75 misreads hex float literals in dense
 constants such as ``0xFF800000``, i.e. -inf, the usual max-pool init). Only function
 headers are parsed here; bodies pass through as ``mlir-opt`` printed them.
+
+Compiled code does not check that dynamic sizes agree: given two arguments whose leading
+sizes the IR assumes equal, it reads out of bounds. An argument attribute states such a
+tie: ``{rlx_mlir.batch_group = K : i64}`` on several arguments of one function says that
+their dimension 0 is one size, and the runtime refuses a call where it is not.
+``rlx_mlir.compile`` sets it on the arguments whose dynamic batch meets in an RLX op.
 """
 
 from __future__ import annotations
@@ -31,12 +37,15 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     Builtin,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
     FunctionType,
     IndexType,
+    IntegerAttr,
     IntegerType,
     Signedness,
     StringAttr,
@@ -50,6 +59,8 @@ from xdsl.printer import Printer
 from rlx_mlir.backend import toolchain
 
 ENTRY_PREFIX = "__rlx_entry_"
+# Argument attribute: arguments of one function with the same value share their dimension 0.
+BATCH_GROUP_ATTR = "rlx_mlir.batch_group"
 
 # A top-level func.func in mlir-opt's generic output: two-space indent, header on one line.
 _FUNC_LINE = re.compile(r'^  "func\.func"\(\) <\{')
@@ -79,12 +90,15 @@ class FunctionSignature:
 
     ``unsupported`` is None for callable functions, else the reason the function cannot
     be called through the NumPy runtime (it is still compiled, just not wrapped).
+    ``tied`` lists groups of argument indices whose dimension 0 must agree (see
+    ``BATCH_GROUP_ATTR``).
     """
 
     name: str
     inputs: tuple[TensorSpec, ...]
     results: tuple[TensorSpec, ...]
     unsupported: str | None = None
+    tied: tuple[tuple[int, ...], ...] = ()
 
     @property
     def c_symbol(self) -> str:
@@ -97,6 +111,7 @@ class FunctionSignature:
             "inputs": [t.to_json() for t in self.inputs],
             "results": [t.to_json() for t in self.results],
             "unsupported": self.unsupported,
+            "tied": [list(group) for group in self.tied],
         }
 
     @staticmethod
@@ -106,6 +121,7 @@ class FunctionSignature:
             tuple(TensorSpec.from_json(t) for t in data["inputs"]),
             tuple(TensorSpec.from_json(t) for t in data["results"]),
             data["unsupported"],
+            tuple(tuple(group) for group in data.get("tied", ())),
         )
 
 
@@ -201,7 +217,17 @@ def _read_function(line: str) -> tuple[FunctionSignature | None, str]:
         return FunctionSignature(name, (), (), "; ".join(problems)), name
     inputs = tuple(s for s in specs["argument"] if isinstance(s, TensorSpec))
     results = tuple(s for s in specs["result"] if isinstance(s, TensorSpec))
-    return FunctionSignature(name, inputs, results), name
+    return FunctionSignature(name, inputs, results, None, _tied_arguments(props.get("arg_attrs"))), name
+
+
+def _tied_arguments(arg_attrs: Attribute | None) -> tuple[tuple[int, ...], ...]:
+    """Groups of argument indices that carry the same ``BATCH_GROUP_ATTR`` value."""
+    groups: dict[int, list[int]] = {}
+    for index, attrs in enumerate(arg_attrs.data if isinstance(arg_attrs, ArrayAttr) else ()):
+        value = attrs.data.get(BATCH_GROUP_ATTR) if isinstance(attrs, DictionaryAttr) else None
+        if isinstance(value, IntegerAttr):
+            groups.setdefault(value.value.data, []).append(index)
+    return tuple(tuple(group) for group in groups.values() if len(group) > 1)
 
 
 def _string(attr: Attribute) -> str:

@@ -125,6 +125,7 @@ class NativeFunction:
                 f" got {len(args)}"
             )
         arrays = [self._check(i, a, spec) for i, (a, spec) in enumerate(zip(args, sig.inputs))]
+        self._check_tied(arrays)
         descriptors = [_input_descriptor(a) for a in arrays]
         pointers = [ctypes.addressof(d) for d in descriptors]
         if self._result_type is None:
@@ -143,6 +144,24 @@ class NativeFunction:
             for d, spec in zip(out_descriptors, sig.results)
         )
         return outputs[0] if len(outputs) == 1 else outputs
+
+    def _check_tied(self, arrays: list[np.ndarray]) -> None:
+        """Arguments tied by ``FunctionSignature.tied`` must agree in dimension 0.
+
+        The compiled code assumes they do and would read out of bounds otherwise.
+        """
+        sig = self.signature
+        for group in sig.tied:
+            sizes = [arrays[i].shape[0] if arrays[i].ndim else None for i in group]
+            if len(set(sizes)) > 1:
+                indices = ", ".join(map(str, group))
+                found = ", ".join(
+                    f"argument {i} ({sig.inputs[i].mlir_type}) with {size}" for i, size in zip(group, sizes)
+                )
+                raise ValueError(
+                    f"{sig.name}(): arguments {indices} must have the same batch size (dimension 0);"
+                    f" got {found}"
+                )
 
     def _check(self, index: int, value: Any, spec: TensorSpec) -> np.ndarray:
         """``value`` as a C-contiguous aligned array matching ``spec``, or a clear error."""
