@@ -28,6 +28,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,7 +109,8 @@ def _version_of(path: Path) -> str | None:
     """The ``X.Y.Z`` version printed by ``path --version``, or None if unreadable."""
     try:
         out = subprocess.run(
-            [str(path), "--version"], capture_output=True, text=True, timeout=60
+            [str(path), "--version"], capture_output=True, text=True, encoding="utf-8",
+            errors="replace", timeout=60,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -188,18 +190,28 @@ def run(
     """
     command = shlex.join(argv)
     try:
+        # UTF-8 whatever the locale (IR may hold any text); a tool's stray bytes are
+        # replaced rather than turned into a decoding error that hides its message.
         done = subprocess.run(
-            argv, input=input, capture_output=True, text=True, timeout=timeout
+            argv, input=input, capture_output=True, text=True, encoding="utf-8",
+            errors="replace", timeout=timeout,
         )
     except OSError as err:
         raise ToolchainError(f"{stage}: could not start `{command}`: {err}") from err
     except subprocess.TimeoutExpired as err:
         raise ToolchainError(f"{stage}: `{command}` timed out after {timeout:g}s") from err
     if done.returncode != 0:
+        if done.returncode < 0:
+            try:
+                how = f"crashed: killed by {signal.Signals(-done.returncode).name}"
+            except ValueError:
+                how = f"crashed: killed by signal {-done.returncode}"
+        else:
+            how = f"failed (exit code {done.returncode})"
         raise ToolchainError(
-            f"{stage} failed (exit code {done.returncode})\n"
+            f"{stage} {how}\n"
             f"command: {command}\n"
-            f"stderr:\n{done.stderr.rstrip()}"
+            f"stderr:\n{done.stderr.rstrip() or '(empty)'}"
         )
     return done.stdout
 
