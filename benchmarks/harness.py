@@ -94,6 +94,15 @@ def lower(case: Case, conv_weight: str = "direct", conv_input: str = "direct"):
     return module
 
 
+def ensure_pipeline(name: str) -> None:
+    """Make ``name`` usable here ('optimizing-omp' needs libiomp5 loaded in the process)."""
+    from rlx_mlir.backend import pipelines
+
+    if name == pipelines.OPTIMIZING_OMP.name and name not in pipelines.PIPELINES:
+        pipelines.enable_openmp_pipeline()
+    pipelines.get_pipeline(name)
+
+
 def compile_case(case: Case, pipeline: str, conv_weight: str = "direct", conv_input: str = "direct"):
     """(callable ``f``, seconds spent compiling, linalg text) for ``case``."""
     from rlx_mlir.backend import compile_module

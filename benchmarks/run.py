@@ -1,6 +1,6 @@
 """Benchmark suite of issue 5: our backward kernels against PyTorch, same process, 2 threads.
 
-    python -m benchmarks.run                       # every case, optimizing pipeline
+    python -m benchmarks.run                       # every case, optimizing-omp pipeline
     python -m benchmarks.run --pipeline o3 --cases a- b-
     python -m benchmarks.run --iree                # add IREE if iree-base-* are installed
 
@@ -31,7 +31,7 @@ def main(argv=None) -> int:
     from benchmarks.cases import CASES, DENSE
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pipeline", default="optimizing", help="backend pipeline (default: optimizing)")
+    parser.add_argument("--pipeline", default="optimizing-omp", help="backend pipeline (default: optimizing-omp, i.e. optimizing on 2 OpenMP threads)")
     parser.add_argument("--cases", nargs="*", help="case name prefixes or substrings (default: all)")
     parser.add_argument("--conv-weight", default="direct", choices=("direct", "im2col"), help="decompose-backward formulation of dw")
     parser.add_argument("--conv-input", default="direct", choices=("direct", "transpose"), help="decompose-backward formulation of dx")
@@ -52,9 +52,9 @@ def main(argv=None) -> int:
         time_decompose,
         write_chart,
     )
-    from rlx_mlir.backend import get_pipeline
+    from benchmarks.harness import ensure_pipeline
 
-    get_pipeline(args.pipeline)  # unknown names fail before any work
+    ensure_pipeline(args.pipeline)  # unknown names fail before any work
     torch.set_num_threads(THREADS)
     preload_openmp()
     cases = [c for c in CASES if not args.cases or any(c.name.startswith(p) or p in c.name for p in args.cases)]
