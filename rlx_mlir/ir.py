@@ -9,6 +9,7 @@ one so that an error names the op that failed and its source position.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -16,8 +17,10 @@ from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from rlx_mlir.dialects.rlx import RLX
 
@@ -52,6 +55,18 @@ def format_location(op: Operation) -> str | None:
     return None
 
 
+class _Lexer(MLIRLexer):
+    """xDSL's lexer without its exponential case.
+
+    xDSL 0.75 matches a string literal with `"(?:[^"...]+|escape)*"`: a `+` inside a `*`.
+    On a quote that is never closed on its line, the regex engine tries every way of
+    splitting the rest of the line and a one-character typo hangs the parser. The same
+    language, one character per repetition, fails in linear time.
+    """
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
 class LocatingParser(Parser):
     """A Parser that gives each op it reads the file:line:col of its name, as mlir-opt does.
 
@@ -60,7 +75,8 @@ class LocatingParser(Parser):
     """
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(_Lexer(Input(text, name)))
         self._name = name
         self._line_offset = line_offset
         self._op_name_spans: list[Span] = []
@@ -71,7 +87,17 @@ class LocatingParser(Parser):
         return results
 
     def parse_operation(self) -> Operation:
-        op = super().parse_operation()
+        depth = len(self._op_name_spans)
+        try:
+            op = super().parse_operation()
+        except (ValueError, VerifyException, DiagnosticException) as error:
+            # Raised while building an attribute or the op (an integer out of range for its
+            # type, say): not a ParseError, so it would carry no position. Give it the op's.
+            spans, self._op_name_spans[depth:] = self._op_name_spans[depth:], []
+            if not spans:
+                self.raise_error(str(error))
+            name = spans[0].text.strip('"')
+            self.raise_error(f"'{name}' op {str(error).splitlines()[0]}", spans[0])
         name_span = self._op_name_spans.pop()
         if not isinstance(op.location, FileLineColLoc):
             where = name_span.get_location()
@@ -88,7 +114,11 @@ def parse_error_diagnostic(error: ParseError, line_offset: int = 0) -> Diagnosti
     span = replace(error.span, line_offset=line_offset)
     where = span.get_location()
     context_lines = span.print_with_context().splitlines()[1:]  # drop xDSL's location line
-    return DiagnosticError(error.msg, str(where), "\n".join(context_lines))
+    message = error.msg.rstrip()
+    if not message or message[0].isspace():  # a fragment such as " in block definition"
+        token = error.span.text.strip()
+        message = (f"unexpected '{token}'" if token else "unexpected end of input") + message
+    return DiagnosticError(message, str(where), "\n".join(context_lines))
 
 
 def parse_module(

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.utils.exceptions import ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import rlx_mlir
@@ -138,15 +139,11 @@ class RlxOptMain(xDSLOptMain):
             text = chunk.read().decode("utf-8")
         except UnicodeDecodeError as error:
             raise DiagnosticError(f"input is not UTF-8 text ({error.reason} at byte {error.start})", self.get_input_name())
-        parser = LocatingParser(self.ctx, text, self.get_input_name(), start_offset)
-        try:
+        try:  # the parser lexes its first token when it is made: that can fail too
+            parser = LocatingParser(self.ctx, text, self.get_input_name(), start_offset)
             module = parser.parse_module(not self.args.no_implicit_module)
-        except Exception as error:  # xDSL raises ParseError and, for some inputs, other errors
-            from xdsl.utils.exceptions import ParseError
-
-            if isinstance(error, ParseError):
-                raise parse_error_diagnostic(error, start_offset) from None
-            raise
+        except ParseError as error:
+            raise parse_error_diagnostic(error, start_offset) from None
         if not self.args.disable_verify:
             verify_module(module)
         return module
