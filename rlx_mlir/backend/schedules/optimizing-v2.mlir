@@ -2,6 +2,8 @@
 //
 // Each op kind is matched by a matcher and scheduled by its action; ops no matcher accepts
 // are left alone and lowered like the `plain` pipeline does (as parallel loops there).
+// Patterns (folding, canonicalization) run only inside the scheduled op's thread loop:
+// canonicalizing whole functions crashed mlir-opt 22 on some tensor.cast chains.
 // Every action runs in a `failures(suppress)` sequence: a schedule that does not apply
 // to an op leaves that op (correct, slower) instead of failing the compile.
 //
@@ -48,8 +50,7 @@ module attributes {transform.with_named_sequence} {
       // Partial tiles (sizes the tiles do not divide) fail to vectorize: the sequence
       // stops there and they stay scalar. (Masked vectorization looped in mlir-opt 22.)
       transform.structured.vectorize %t : !transform.any_op
-      %f = transform.get_parent_op %fa {isolated_from_above} : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %f {
+      transform.apply_patterns to %fa {
         transform.apply_patterns.vector.reduction_to_contract
         transform.apply_patterns.vector.transfer_permutation_patterns
         transform.apply_patterns.canonicalization
@@ -67,7 +68,6 @@ module attributes {transform.with_named_sequence} {
       %t1, %l:6 = transform.structured.tile_using_for %t0 tile_sizes [8, 16, 1, 1, 1, 1, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                     !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %f = transform.get_parent_op %fa {isolated_from_above} : (!transform.any_op) -> !transform.any_op
       // Only inside this op's thread loop: the folding must not touch other ops.
       transform.apply_patterns to %fa {
         transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
@@ -75,7 +75,7 @@ module attributes {transform.with_named_sequence} {
       } : !transform.any_op
       %inner = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
       transform.structured.vectorize %inner : !transform.any_op
-      transform.apply_patterns to %f {
+      transform.apply_patterns to %fa {
         transform.apply_patterns.vector.reduction_to_contract
         transform.apply_patterns.vector.transfer_permutation_patterns
         transform.apply_patterns.canonicalization
