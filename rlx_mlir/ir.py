@@ -90,6 +90,14 @@ class LocatingParser(Parser):
         depth = len(self._op_name_spans)
         try:
             op = super().parse_operation()
+        except ParseError as error:
+            # xDSL points an unknown op at the token after its name; mlir-opt at the name.
+            spans = self._op_name_spans[depth:]
+            unknown = re.fullmatch(r"Operation (\S+) is not registered", error.msg)
+            if not (spans and unknown and spans[0].text.strip('"') == unknown.group(1)):
+                raise
+            del self._op_name_spans[depth:]
+            self.raise_error(f"custom op '{unknown.group(1)}' is unknown", spans[0])
         except (ValueError, VerifyException, DiagnosticException) as error:
             # Raised while building an attribute or the op (an integer out of range for its
             # type, say): not a ParseError, so it would carry no position. Give it the op's.
