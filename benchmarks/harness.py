@@ -95,12 +95,10 @@ def lower(case: Case, conv_weight: str = "direct", conv_input: str = "direct"):
 
 
 def ensure_pipeline(name: str) -> None:
-    """Make ``name`` usable here ('optimizing-omp' needs libiomp5 loaded in the process)."""
+    """Fail early (ValueError/ToolchainError) when ``name`` is unknown or its runtime missing."""
     from rlx_mlir.backend import pipelines
 
-    if name == pipelines.OPTIMIZING_OMP.name and name not in pipelines.PIPELINES:
-        pipelines.enable_openmp_pipeline()
-    pipelines.get_pipeline(name)
+    pipelines.get_pipeline(name).link_flags  # noqa: B018
 
 
 def compile_case(case: Case, pipeline: str, conv_weight: str = "direct", conv_input: str = "direct"):

@@ -12,6 +12,12 @@ stage          produced by                                     consumed by
 ``shared``     ``cc -shared ... -lmlir_c_runner_utils``        ``dlopen``
 =============  =============================================  =========================
 
+A pipeline with transform schedules names a schedule-free ``fallback``: when one of its
+tools fails on a module (mlir-opt 22 asserts in some pattern sets, or a schedule is
+rejected), that module is lowered with the fallback instead, with a warning naming the
+failure. The result is cached under the requested pipeline's key: the retry is a
+deterministic function of the same IR and pipeline, so the key still names one library.
+
 :func:`build_library` runs all stages behind the content-addressed cache of
 :mod:`rlx_mlir.backend.cache`; :func:`emit` runs up to one stage without caching, for
 inspection and for the command-line tools.
@@ -22,6 +28,7 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +59,14 @@ _LINK_FLAGS = ("-shared", "-Wl,-Bsymbolic")
 _LINK_LIBRARIES = ("-lmlir_c_runner_utils", "-lm")
 
 _last = threading.local()
+
+# Tool stages whose failure a pipeline's fallback may absorb (not the link: a missing
+# runtime library is a setup error to report, not to hide).
+_RETRIED_STAGES = ("mlir-opt", "mlir-translate", "opt", "llc")
+
+
+class PipelineFallbackWarning(UserWarning):
+    """A scheduled pipeline failed on a module, which was lowered with its fallback."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +132,45 @@ def emit(module: str | Operation, stage: str, pipeline: str = "plain") -> str | 
 
 
 def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Path:
-    """Run the tools on prepared ``text`` up to ``stage``; files are written to ``workdir``."""
+    """Run the tools on prepared ``text`` up to ``stage``; files are written to ``workdir``.
+
+    A failing tool of a pipeline with a ``fallback`` re-runs the lowering with the
+    fallback pipeline's tool flags (the link keeps this pipeline's flags).
+    """
     if stage == "linalg":
         return text
+    if pipeline.fallback is None:
+        return _lower_with(text, pipeline, pipeline, stage, workdir)
+    try:
+        return _lower_with(text, pipeline, pipeline, stage, workdir)
+    except toolchain.ToolchainError as error:
+        message = str(error)
+        if not message.startswith(_RETRIED_STAGES):
+            raise
+        fallback = get_pipeline(pipeline.fallback)
+        first_line = message.splitlines()[0]
+        detail = _failure_detail(message)
+        warnings.warn(
+            f"pipeline {pipeline.name!r}: {first_line}{detail}; lowered this module with"
+            f" the {fallback.name!r} pipeline instead",
+            PipelineFallbackWarning,
+            stacklevel=4,
+        )
+        return _lower_with(text, fallback, pipeline, stage, workdir)
+
+
+def _failure_detail(message: str) -> str:
+    """The first assertion or error line of a tool's stderr, for the warning."""
+    for line in message.splitlines():
+        if "Assertion" in line or "error:" in line:
+            return f" ({line.strip()[:300]})"
+    return ""
+
+
+def _lower_with(
+    text: str, pipeline: Pipeline, linked: Pipeline, stage: str, workdir: Path
+) -> str | Path:
+    """:func:`_lower` with ``pipeline``'s tool flags and ``linked``'s link flags."""
     tool = toolchain.find_tool
     # Printing locations keeps mlir-translate's errors pointing at lines of the input.
     llvm_mlir = toolchain.run(
@@ -170,9 +221,17 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
             f"-L{lib_dir}",
             *_LINK_LIBRARIES,
             f"-Wl,-rpath,{lib_dir}",
+            *linked.link_flags,
         ],
     )
     return shared
+
+
+def _fallback_flags(pipeline: Pipeline) -> list[object] | None:
+    if pipeline.fallback is None:
+        return None
+    fallback = get_pipeline(pipeline.fallback)
+    return [fallback.name, fallback.mlir_opt_flags, fallback.llvm_opt_flags, fallback.llc_flags]
 
 
 def _cache_key(text: str, pipeline: Pipeline) -> str:
@@ -190,6 +249,9 @@ def _cache_key(text: str, pipeline: Pipeline) -> str:
                 _LLC_OBJECT_FLAGS,
                 _LINK_FLAGS,
                 _LINK_LIBRARIES,
+                pipeline.link_flags,
+                # The fallback's flags decide the library of a module the pipeline fails on.
+                _fallback_flags(pipeline),
             ]
         ),
         json.dumps([str(t) for t in tools]),

@@ -9,8 +9,8 @@ key verbatim, and lets a new pipeline (transform schedules, OpenMP) be one more 
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # Bufferize whole functions: tensors at function boundaries become memrefs with the
@@ -55,8 +55,22 @@ class Pipeline:
     llvm_opt_flags: tuple[str, ...]
     llc_flags: tuple[str, ...]
     doc: str
-    # Extra linker arguments the generated code needs (e.g. a threading runtime).
-    link_flags: tuple[str, ...] = ()
+    # Name of the schedule-free pipeline to lower with when this one's tools fail (a
+    # transform schedule that crashes or rejects mlir-opt on some module); None: no retry.
+    fallback: str | None = None
+    # Extra linker arguments the generated code needs (e.g. a threading runtime), resolved
+    # when first linked: a pipeline whose runtime is not installed stays listed and fails
+    # with a ToolchainError naming what to install only when used.
+    link: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def uses_schedules(self) -> bool:
+        return any(flag.startswith("--transform-") for flag in self.mlir_opt_flags)
+
+    @property
+    def link_flags(self) -> tuple[str, ...]:
+        """Linker arguments for the runtime libraries this pipeline's code calls."""
+        return () if self.link is None else self.link()
 
 
 PLAIN = Pipeline(
@@ -128,19 +142,40 @@ def _optimizing_flags(threads: bool) -> tuple[str, ...]:
     )
 
 
+OPENMP_WHEEL = "intel-openmp"
+
+
 def openmp_library() -> Path | None:
-    """``libiomp5.so`` of the ``intel-openmp`` wheel (LLVM/Intel ``__kmpc_*`` ABI), if installed."""
-    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
-        candidate = Path(prefix) / "lib" / "libiomp5.so"
-        if candidate.is_file():
-            return candidate
+    """``libiomp5.so`` of the ``intel-openmp`` wheel (LLVM/Intel ``__kmpc_*`` ABI), if installed.
+
+    Found through the wheel's installed-files record (it installs into ``<prefix>/lib``,
+    outside site-packages), so any environment layout works.
+    """
+    from importlib import metadata
+
+    try:
+        files = metadata.distribution(OPENMP_WHEEL).files or ()
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in files:
+        if entry.name == "libiomp5.so":
+            path = Path(entry.locate()).resolve()
+            if path.is_file():
+                return path
     return None
 
 
 def _openmp_link_flags() -> tuple[str, ...]:
     library = openmp_library()
     if library is None:
-        return ("-liomp5",)
+        from rlx_mlir.backend.toolchain import ToolchainError
+
+        raise ToolchainError(
+            "the 'optimizing-omp' pipeline links the OpenMP runtime libiomp5.so, which was"
+            f" not found: install the '{OPENMP_WHEEL}' wheel (pip install {OPENMP_WHEEL})"
+            " or use the single-threaded 'optimizing' pipeline"
+        )
+    # The rpath lets the library load in any process, without LD_LIBRARY_PATH.
     return (f"-L{library.parent}", "-liomp5", f"-Wl,-rpath,{library.parent}")
 
 
@@ -154,7 +189,9 @@ OPTIMIZING = Pipeline(
         " gradients): cache and register tiling, vectorization for the host's vector"
         " width, hoisted accumulators, outer-product FMAs; every other op as in 'o3'. One"
         " thread. Sums are reassociated (vector lanes), within the float tolerances."
+        " Falls back to 'o3' for a module the schedule makes mlir-opt fail on."
     ),
+    fallback=O3.name,
 )
 
 OPTIMIZING_OMP = Pipeline(
@@ -166,32 +203,15 @@ OPTIMIZING_OMP = Pipeline(
         "'optimizing' on all cores: the schedules' scf.forall and every remaining linalg"
         " op's parallel loops run as OpenMP work-sharing loops on libiomp5 (PyPI"
         " intel-openmp), linked into the library. The thread count is OpenMP's"
-        " (OMP_NUM_THREADS)."
+        " (OMP_NUM_THREADS). Needs the intel-openmp wheel. Falls back to 'o3' (one"
+        " thread) for a module the schedule makes mlir-opt fail on."
     ),
-    link_flags=_openmp_link_flags(),
+    fallback=O3.name,
+    link=_openmp_link_flags,
 )
 
-# 'optimizing-omp' is not registered by default: the linker step does not yet pass
-# Pipeline.link_flags, so its libraries load only in a process that already holds
-# libiomp5 (see enable_openmp_pipeline).
-PIPELINES: dict[str, Pipeline] = {p.name: p for p in (PLAIN, O3, OPTIMIZING)}
-_SCHEDULED = frozenset({OPTIMIZING.name, OPTIMIZING_OMP.name})
-
-
-def enable_openmp_pipeline() -> Pipeline:
-    """Load libiomp5 into the process (global symbols) and register 'optimizing-omp'.
-
-    Raises RuntimeError when the intel-openmp wheel is not installed.
-    """
-    import ctypes
-    import os
-
-    library = openmp_library()
-    if library is None:
-        raise RuntimeError("optimizing-omp needs libiomp5: pip install intel-openmp")
-    ctypes.CDLL(str(library), mode=os.RTLD_GLOBAL)
-    PIPELINES[OPTIMIZING_OMP.name] = OPTIMIZING_OMP
-    return OPTIMIZING_OMP
+PIPELINES: dict[str, Pipeline] = {p.name: p for p in (PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP)}
+_SCHEDULED = frozenset(p.name for p in PIPELINES.values() if p.uses_schedules)
 
 
 def get_pipeline(name: str) -> Pipeline:

@@ -8,23 +8,24 @@ maps) must compile and run unchanged.
 
 from __future__ import annotations
 
+import dataclasses
+import subprocess
+import sys
+import warnings
+
 import numpy as np
 import pytest
 import torch
 
-from rlx_mlir.backend import PIPELINES, compile_module, emit
-from rlx_mlir.backend.pipelines import (
-    OPTIMIZING_OMP,
-    OPTIMIZING_SCHEDULE,
-    enable_openmp_pipeline,
-    openmp_library,
-)
+from rlx_mlir.backend import PIPELINES, ToolchainError, build_library, compile_module, emit
+from rlx_mlir.backend import pipelines as pipelines_module
+from rlx_mlir.backend.compile import PipelineFallbackWarning
+from rlx_mlir.backend.pipelines import OPTIMIZING_OMP, OPTIMIZING_SCHEDULE, openmp_library
 
 OPTIMIZING = ["optimizing"]
 if openmp_library() is not None:
-    # Until the linker step honours Pipeline.link_flags, the runtime must be in the process.
-    enable_openmp_pipeline()
     OPTIMIZING.append("optimizing-omp")
+needs_openmp = pytest.mark.skipif(openmp_library() is None, reason="intel-openmp not installed")
 
 DW_MAPS = """
 #dy = affine_map<(f, c, kh, kw, n, ho, wo) -> (n, f, ho, wo)>
@@ -137,7 +138,83 @@ def test_pipelines_are_registered_and_schedule_ships():
     assert {"plain", "o3", "optimizing"} <= set(PIPELINES)
     assert OPTIMIZING_SCHEDULE.is_file()
     assert OPTIMIZING_SCHEDULE.name in " ".join(PIPELINES["optimizing"].mlir_opt_flags)
+    assert {"optimizing", "optimizing-omp"} <= set(PIPELINES)
+    assert PIPELINES["optimizing"].fallback == PIPELINES["optimizing-omp"].fallback == "o3"
+
+
+@needs_openmp
+def test_openmp_library_is_linked_and_loads_in_a_fresh_process():
     assert "-liomp5" in OPTIMIZING_OMP.link_flags
+    text = matmul_module(64, 96, 128)
+    library = build_library(text, "optimizing-omp").path
+    # No preloading: the library finds libiomp5 through its own rpath.
+    script = (
+        "import sys, numpy as np\n"
+        "from rlx_mlir.backend import build_library, load\n"
+        "lib = build_library(sys.stdin.read(), 'optimizing-omp')\n"
+        "a = np.ones((64, 96), np.float32); b = np.ones((96, 128), np.float32)\n"
+        "assert lib.path == __import__('pathlib').Path(sys.argv[1])\n"
+        "print(float(load(lib.path, lib.signatures)['mm'](a, b)[3, 5]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(library)], input=text, capture_output=True,
+        text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "96.0"
+    needed = subprocess.run(["ldd", str(library)], capture_output=True, text=True).stdout
+    assert "libiomp5.so" in needed
+
+
+def test_missing_openmp_wheel_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(pipelines_module, "openmp_library", lambda: None)
+    with pytest.raises(ToolchainError, match=r"libiomp5.*pip install intel-openmp"):
+        OPTIMIZING_OMP.link_flags  # noqa: B018
+
+
+def _broken_schedule_pipeline(monkeypatch, tmp_path, name="broken-schedule"):
+    """'optimizing' with a schedule file mlir-opt rejects: every module makes it fail."""
+    bad = tmp_path / "bad-schedule.mlir"
+    bad.write_text("module attributes {transform.with_named_sequence} { this is not IR }\n")
+    flags = tuple(
+        f"--transform-preload-library=transform-library-paths={bad}"
+        if flag.startswith("--transform-preload-library") else flag
+        for flag in PIPELINES["optimizing"].mlir_opt_flags
+    )
+    broken = dataclasses.replace(PIPELINES["optimizing"], name=name, mlir_opt_flags=flags)
+    monkeypatch.setitem(PIPELINES, name, broken)
+    return broken
+
+
+def test_failing_schedule_falls_back_to_o3_with_a_warning(monkeypatch, tmp_path):
+    broken = _broken_schedule_pipeline(monkeypatch, tmp_path)
+    text = matmul_module(13, 17, 19)
+    a, b = rand(13, 17), rand(17, 19)
+    with pytest.warns(PipelineFallbackWarning, match=r"'broken-schedule': mlir-opt .*failed.*'o3'"):
+        fn = compile_module(text, broken.name)["mm"]
+    assert_close(fn(a, b), a @ b)
+    # Cached under the requested pipeline's key: the second build is a hit, silently.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert build_library(text, broken.name).cache_hit
+    # emit falls back too.
+    with pytest.warns(PipelineFallbackWarning):
+        assert "llvm.func" in emit(text, "llvm-mlir", broken.name)
+
+
+def test_pipeline_without_fallback_still_raises(monkeypatch, tmp_path):
+    broken = _broken_schedule_pipeline(monkeypatch, tmp_path, "broken-no-fallback")
+    monkeypatch.setitem(PIPELINES, broken.name, dataclasses.replace(broken, fallback=None))
+    with pytest.raises(ToolchainError, match=r"mlir-opt \(broken-no-fallback pipeline\) failed"):
+        compile_module(matmul_module(13, 17, 19), broken.name)
+
+
+def test_link_flags_are_in_the_cache_key(monkeypatch):
+    from rlx_mlir.backend.compile import _cache_key
+
+    plain = PIPELINES["plain"]
+    linked = dataclasses.replace(plain, link=lambda: ("-lm",))
+    assert _cache_key("x", plain) != _cache_key("x", linked)
 
 
 @pytest.mark.parametrize("pipeline", OPTIMIZING)
