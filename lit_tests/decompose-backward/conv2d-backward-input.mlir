@@ -1,17 +1,19 @@
 // RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
 
 // Padding 1, kernel 3: dy is placed at offset d*(k-1) - p = 1 in a zero tensor of
-// H + d*(k-1) = 10, then one gather-form contraction with the kernel flipped in dy's map
-// (h + (KH-1-kh)): n, c, h, w parallel; f, kh, kw reduction.
+// H + d*(k-1) = 10; the weight is flipped and its channels swapped by a small generic
+// (wflip[c, f, kh, kw] = w[f, c, 2-kh, 2-kw]), then dx is the upstream forward conv of the
+// padded dy with wflip, stride 1 (no negative coefficient left in the contraction).
 // CHECK-LABEL: func.func @bwd_input_padded
 // CHECK:       %[[Z:.*]] = linalg.fill {{.*}} -> tensor<2x4x10x10xf32>
 // CHECK:       %[[DYP:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [2, 4, 8, 8] [1, 1, 1, 1]
-// CHECK:       linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, ((d2 + (d5 * -1)) + 2), ((d3 + (d6 * -1)) + 2))>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:    ins(%[[DYP]], %{{.*}} : tensor<2x4x10x10xf32>, tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<2x3x8x8xf32>)
-// CHECK:         arith.mulf
-// CHECK-NEXT:    arith.addf
+// CHECK:       %[[WF:.*]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, ((d2 * -1) + 2), ((d3 * -1) + 2))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:    ins(%{{.*}} : tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<3x4x3x3xf32>)
+// CHECK-NEXT:  ^{{.*}}(%[[V:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:    linalg.yield %[[V]] : f32
+// CHECK:       linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+// CHECK-SAME:    ins(%[[DYP]], %[[WF]] : tensor<2x4x10x10xf32>, tensor<3x4x3x3xf32>) outs(%{{.*}} : tensor<2x3x8x8xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_padded(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
@@ -25,7 +27,7 @@ func.func @bwd_input_padded(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -
 // the declared 10 x 9 (high padding d*(k-1) - p + output_padding: 2 + 1 and 2 + 0).
 // CHECK-LABEL: func.func @bwd_input_strided_unreached
 // CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2, 2] [1, 4, 4, 4] [1, 1, 2, 2] : tensor<1x4x4x4xf32> into tensor<1x4x12x11xf32>
-// CHECK:       linalg.generic
+// CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-SAME:    outs(%{{.*}} : tensor<1x3x10x9xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_strided_unreached(%dy: tensor<1x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x3x10x9xf32> {
@@ -35,11 +37,14 @@ func.func @bwd_input_strided_unreached(%dy: tensor<1x4x4x4xf32>, %w: tensor<4x3x
 
 // -----
 
-// Dilation 2, rectangular kernel: dy is read at h + (KH-1-kh)*2 = h - 2*kh + 4.
+// Dilation 2, rectangular kernel: the flip is KH-1-kh = 2-kh, KW-1-kw = 1-kw on the
+// weight; the conv keeps the forward dilation (dy read at h + 2*kh).
 // CHECK-LABEL: func.func @bwd_input_dilated
 // CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 4, 2] [1, 4, 5, 4] [1, 1, 1, 1]
 // CHECK:       linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, ((d2 + (d5 * -2)) + 4), ((d3 + (d6 * -2)) + 2))>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, ((d2 * -1) + 2), ((d3 * -1) + 1))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:    outs(%{{.*}} : tensor<3x4x3x2xf32>)
+// CHECK:       linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
 // CHECK-NOT:   rlx.
 func.func @bwd_input_dilated(%dy: tensor<1x4x5x4xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<1x3x9x6xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 2] stride [1, 1] padding [0, 0] dilation [2, 2] : (tensor<1x4x5x4xf32>, tensor<4x3x3x2xf32>) -> tensor<1x3x9x6xf32>
@@ -51,7 +56,7 @@ func.func @bwd_input_dilated(%dy: tensor<1x4x5x4xf32>, %w: tensor<4x3x3x2xf32>) 
 // Stride 3 > kernel 2: two zero rows between dy rows; inputs 6 and 7 of 8 get no gradient.
 // CHECK-LABEL: func.func @bwd_input_stride_gt_kernel
 // CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 3, 3, 3] [1, 1, 3, 3] : tensor<1x3x3x3xf32> into tensor<1x3x9x9xf32>
-// CHECK:       linalg.generic
+// CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-SAME:    outs(%{{.*}} : tensor<1x2x8x8xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_stride_gt_kernel(%dy: tensor<1x3x3x3xf32>, %w: tensor<3x2x2x2xf32>) -> tensor<1x2x8x8xf32> {
@@ -65,8 +70,8 @@ func.func @bwd_input_stride_gt_kernel(%dy: tensor<1x3x3x3xf32>, %w: tensor<3x2x2
 // (extract_slice from offset 1) instead of padded.
 // CHECK-LABEL: func.func @bwd_input_negative_adjoint_padding
 // CHECK:       %[[CROP:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x3x8x8xf32> to tensor<1x3x6x6xf32>
-// CHECK:       linalg.generic
-// CHECK-SAME:    ins(%[[CROP]], %{{.*}} : tensor<1x3x6x6xf32>, tensor<3x2x2x2xf32>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
+// CHECK:       linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[CROP]], %{{.*}} : tensor<1x3x6x6xf32>, tensor<2x3x2x2xf32>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_negative_adjoint_padding(%dy: tensor<1x3x8x8xf32>, %w: tensor<3x2x2x2xf32>) -> tensor<1x2x5x5xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [2, 2] stride [1, 1] padding [2, 2] : (tensor<1x3x8x8xf32>, tensor<3x2x2x2xf32>) -> tensor<1x2x5x5xf32>
@@ -75,15 +80,17 @@ func.func @bwd_input_negative_adjoint_padding(%dy: tensor<1x3x8x8xf32>, %w: tens
 
 // -----
 
-// Groups 2: a group loop g (d0); the padded dy and w are split into (G, F/G), dx
-// [N, G, C/G, H, W] is collapsed back to [N, C, H, W].
+// Groups 2: the padded dy and w are split into (G, F/G); the weight is flipped to
+// [G, C/G, F/G, KH, KW] (group axis kept in place), the conv is the grouped upstream
+// conv_2d_ngchw_gfchw, and dx [N, G, C/G, H, W] is collapsed back to [N, C, H, W].
 // CHECK-LABEL: func.func @bwd_input_groups
 // CHECK:       %[[DY:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64], [4 : i64]] output_shape [2, 2, 3, 8, 8]
 // CHECK:       %[[W:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64], [4 : i64]] output_shape [2, 3, 2, 3, 3]
-// CHECK:       %[[DX:.*]] = linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d0, d5, ((d3 + (d6 * -1)) + 2), ((d4 + (d7 * -1)) + 2))>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d2, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d0, d2, d3, d4)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:    ins(%[[DY]], %[[W]] : tensor<2x2x3x8x8xf32>, tensor<2x3x2x3x3xf32>)
+// CHECK:       %[[WF:.*]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, ((d3 * -1) + 2), ((d4 * -1) + 2))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
+// CHECK-SAME:    ins(%[[W]] : tensor<2x3x2x3x3xf32>) outs(%{{.*}} : tensor<2x2x3x3x3xf32>)
+// CHECK:       %[[DX:.*]] = linalg.conv_2d_ngchw_gfchw
+// CHECK-SAME:    ins(%[[DY]], %[[WF]] : tensor<2x2x3x8x8xf32>, tensor<2x2x3x3x3xf32>)
 // CHECK:       tensor.collapse_shape %[[DX]] {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64], [4 : i64]] : tensor<2x2x2x6x6xf32> into tensor<2x4x6x6xf32>
 // CHECK-NOT:   rlx.
 func.func @bwd_input_groups(%dy: tensor<2x6x4x4xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x4x6x6xf32> {
@@ -99,7 +106,7 @@ func.func @bwd_input_groups(%dy: tensor<2x6x4x4xf32>, %w: tensor<6x2x3x3xf32>) -
 // CHECK:       tensor.empty(%[[N]]) : tensor<?x4x10x10xf32>
 // CHECK:       tensor.insert_slice {{.*}} [1, 1, 2, 2] : tensor<?x4x4x4xf32> into tensor<?x4x10x10xf32>
 // CHECK:       tensor.empty(%{{.*}}) : tensor<?x3x8x8xf32>
-// CHECK:       linalg.generic
+// CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-SAME:    outs(%{{.*}} : tensor<?x3x8x8xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_dynamic_batch(%dy: tensor<?x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32> {
@@ -112,8 +119,9 @@ func.func @bwd_input_dynamic_batch(%dy: tensor<?x4x4x4xf32>, %w: tensor<4x3x3x3x
 // f64 stays f64.
 // CHECK-LABEL: func.func @bwd_input_f64
 // CHECK:       linalg.generic
-// CHECK:         arith.mulf {{.*}} : f64
-// CHECK-NEXT:    arith.addf {{.*}} : f64
+// CHECK-SAME:    outs(%{{.*}} : tensor<2x3x3x3xf64>)
+// CHECK:       linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    : tensor<1x3x7x7xf64>, tensor<2x3x3x3xf64>) outs(%{{.*}} : tensor<1x2x5x5xf64>)
 // CHECK-NOT:   f32
 // CHECK-NOT:   rlx.
 func.func @bwd_input_f64(%dy: tensor<1x3x3x3xf64>, %w: tensor<3x2x3x3xf64>) -> tensor<1x2x5x5xf64> {
@@ -126,7 +134,7 @@ func.func @bwd_input_f64(%dy: tensor<1x3x3x3xf64>, %w: tensor<3x2x3x3xf64>) -> t
 // Forward ops are convert-rlx-to-linalg's: rlx.conv2d stays, the backward op goes.
 // CHECK-LABEL: func.func @forward_conv_untouched
 // CHECK:       rlx.conv2d
-// CHECK:       linalg.generic
+// CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-NOT:   rlx.conv2d_backward_input
 func.func @forward_conv_untouched(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %dy: tensor<1x4x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x3x8x8xf32>) {
   %y = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>

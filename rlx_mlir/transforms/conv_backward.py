@@ -5,6 +5,7 @@ For `y = conv2d(x, w)` with stride s, padding p, dilation d and `groups` G
 
     dw[f, c, kh, kw] = sum_{n, ho, wo} dy[n, f, ho, wo] * xpad[n, c, ho*s + kh*d, wo*s + kw*d]
     dx[n, c, h, w]   = sum_{f, kh, kw} dyp[n, f, h + (KH-1-kh)*d, w + (KW-1-kw)*d] * w[f, c, kh, kw]
+                     = sum_{f, kh, kw} dyp[n, f, h + kh*d, w + kw*d] * wflip[c, f, kh, kw]
 
 where `xpad` is x zero-padded by p and `dyp` is dy with s - 1 zeros between cells, padded
 by `d*(k-1) - p` low and `d*(k-1) - p + output_padding` high (cropped where negative) so
@@ -20,7 +21,8 @@ Formulations (pass options):
 - `conv-weight=direct`: `ConvBackwardWeightDirect`, the dw formula as one contraction.
 - `conv-weight=im2col`: `ConvBackwardWeightIm2col`, RLX's im2col + matmul with dy's batch
   axis moved before the flatten, optionally chunked over rows.
-- `conv-input=direct`: `ConvBackwardInputDirect`, the dx formula as one contraction.
+- `conv-input=direct`: `ConvBackwardInputDirect`, the dx formula as the upstream named
+  forward conv of dyp with the flipped, channel-swapped weight (a small generic).
 - `conv-input=transpose`: `ConvBackwardInputTranspose`, RLX's route: a transposed conv of
   dy with the solved output_padding (`conv_transpose.conv_transpose2d`).
 """
@@ -281,15 +283,24 @@ class _RowChunks:
 
 
 class ConvBackwardInputDirect(RewritePattern):
-    """dx[n, g, c, h, w] = sum_{f, kh, kw} dyp[n, g, f, h + (KH-1-kh)*dh, w + (KW-1-kw)*dw] * w[g, f, c, kh, kw]
+    """dx = conv_2d_nchw_fchw(dyp, wflip, stride 1, dilation d), the adjoint convolution:
 
-    The adjoint convolution in gather form: a stride-1 conv of `dyp` with the flipped
-    kernel. The flip is in dyp's map (the same sum as reading w at KH-1-kh), because linalg
-    needs every loop to index some operand axis exactly: kh, kw are w's axes. `dyp` is dy with s - 1 zeros between cells, padded low by `d*(k-1) - p`
+        wflip[c, f, kh, kw] = w[f, c, KH-1-kh, KW-1-kw]
+        dx[n, c, h, w]      = sum_{f, kh, kw} dyp[n, f, h + kh*dh, w + kw*dw] * wflip[c, f, kh, kw]
+
+    (the same sum as `dyp[n, f, h + (KH-1-kh)*dh, ...] * w[f, c, kh, kw]` with kh -> KH-1-kh).
+    The kernel flip and channel swap are a small separate generic on the weight, so the main
+    contraction reads dyp with non-negative coefficients and is the upstream named forward
+    conv, which schedules tile and vectorize like any forward conv (tiling a map with a
+    negative coefficient aborts in MLIR). With groups the weight is split to
+    [G, F/G, C/G, KH, KW], flipped to [G, C/G, F/G, KH, KW] and the conv is
+    `linalg.conv_2d_ngchw_gfchw` on dyp split to [N, G, F/G, Hp, Wp].
+
+    `dyp` is dy with s - 1 zeros between cells, padded low by `d*(k-1) - p`
     (`Window2d.adjoint_padding`) and high by that plus the solved output_padding
     (`Window2d.solved_output_padding`), cropped where either is negative, so dx has exactly
     the declared H, W, also when the forward conv's last window did not reach the input's
-    end. (n,) g, c, h, w parallel; f, kh, kw reduction.
+    end.
     """
 
     @op_type_rewrite_pattern
@@ -298,27 +309,27 @@ class ConvBackwardInputDirect(RewritePattern):
 
         b = TensorBuilder(rewriter, op)
         window, groups = op.window(), _Groups(op.groups())
-        (dh, dw) = window.dilation
         n, c, h, w = shape_of(op.result)
-        _, _, kh_size, kw_size = shape_of(op.weight)
+        f, cg, kh_size, kw_size = shape_of(op.weight)
+        element = element_type_of(op.weight)
         output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], (h, w))
 
         dyp = groups.split(b, stride_dilate_and_pad(b, op.grad_output, window, output_padding), 1)
-        wg = groups.split(b, op.weight, 0)
-        zeros = b.full(groups.shape([n, groups.count, c // groups.count, h, w], 1), element_type_of(wg), 0.0, like=op.grad_output)
-        dx = b.generic(
-            ins=[dyp, wg],
-            init=zeros,
+        wflip = b.generic(
+            ins=[groups.split(b, op.weight, 0)],
+            init=b.empty(groups.shape([groups.count, cg, f // groups.count, kh_size, kw_size], 0), element),
             maps=groups.maps(
-                # (KH-1-kh)*d written as `(KH-1)*d - kh*d`: xDSL 0.75 evaluates `int - AffineExpr`
+                # KH-1-kh written as `-kh + (KH-1)`: xDSL 0.75 evaluates `int - AffineExpr`
                 # as `AffineExpr - int`.
-                lambda g, n, c, h, w, f, kh, kw: (n, g, f, h - kh * dh + (kh_size - 1) * dh, w - kw * dw + (kw_size - 1) * dw),
-                lambda g, n, c, h, w, f, kh, kw: (g, f, c, kh, kw),
-                lambda g, n, c, h, w, f, kh, kw: (n, g, c, h, w),
+                lambda g, c, f, kh, kw: (g, f, c, -kh + (kh_size - 1), -kw + (kw_size - 1)),
+                lambda g, c, f, kh, kw: (g, c, f, kh, kw),
             ),
-            iterators=groups.iterators("pppppRRR"),
-            body=_multiply_accumulate,
+            iterators=groups.iterators("ppppp"),
+            body=_copy,
         )
+        zeros = b.full(groups.shape([n, groups.count, c // groups.count, h, w], 1), element, 0.0, like=op.grad_output)
+        conv = b.conv_2d_ngchw_gfchw if groups.grouped else b.conv_2d_nchw_fchw
+        dx = conv(dyp, wflip, zeros, strides=(1, 1), dilations=window.dilation)
         rewriter.replace(op, [], [groups.merge(b, dx, 1)])
 
 
