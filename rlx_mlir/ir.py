@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from rlx_mlir.dialects.rlx import RLX
+from rlx_mlir.dialects.rlx import RLX, RlxOp
 
 
 @dataclass
@@ -145,6 +145,8 @@ def verify_module(module: Operation) -> None:
     """Verify op by op, parents first, so that a failure names the op and where it is."""
     for op in module.walk():
         try:
+            if isinstance(op, RlxOp):
+                op.check_property_kinds()
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException) as error:
             message = str(error).split("\n\n")[0].strip()

@@ -1302,7 +1302,7 @@ func.func @parse_pair_not_a_list_im2col(%x: tensor<1x4x8x8xf32>) -> tensor<64x36
 
 // generic missing property: rlx.conv2d. The generic form has no defaults: every property must be given.
 func.func @generic_missing_property_conv2d(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op property 'dilation' expected in operation 'rlx.conv2d'
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected the property 'dilation' (array<i64: ...>)
   %r = "rlx.conv2d"(%x, %w) <{stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, groups = 1 : i64}> : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32>
   return %r : tensor<1x6x8x8xf32>
 }
@@ -1311,7 +1311,7 @@ func.func @generic_missing_property_conv2d(%x: tensor<1x4x8x8xf32>, %w: tensor<6
 
 // generic wrong property type: rlx.conv2d.
 func.func @generic_wrong_property_type_conv2d(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op Expected attribute i64 but got i32
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv2d' op expected 'groups' to be an i64 integer, got 1 : i32
   %r = "rlx.conv2d"(%x, %w) <{stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i32}> : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32>
   return %r : tensor<1x6x8x8xf32>
 }

@@ -153,6 +153,24 @@ class RlxOp(IRDLOperation):
             properties[spec.name] = spec.to_attribute(value)
         return cls(operands=list(operands), result_types=[result_type], properties=properties)
 
+    def check_property_kinds(self) -> None:
+        """Each geometry property present has its kind's attribute type, else a message naming it.
+
+        xDSL's own property check runs first in `verify()` and reports only
+        `Expected attribute i64 but got i32`; this says which property and what it should be.
+        """
+        expected = {"pair": "array<i64: ...>", "int": "an i64 integer", "bool": "true or false"}
+        for spec in self.PROPERTIES:
+            attr = self.properties.get(spec.name)
+            if attr is None:
+                raise VerifyException(f"expected the property '{spec.name}' ({expected[spec.kind]})")
+            if spec.kind == "pair":
+                ok = isinstance(attr, DenseArrayBase) and attr.elt_type == i64
+            else:
+                ok = isinstance(attr, IntegerAttr) and attr.type == (i64 if spec.kind == "int" else I1)
+            if not ok:
+                raise VerifyException(f"expected '{spec.name}' to be {expected[spec.kind]}, got {attr}")
+
     def geometry_value(self, name: str):
         spec = next(s for s in self.PROPERTIES if s.name == name)
         return spec.from_attribute(self.properties[name])
