@@ -138,7 +138,7 @@ class RlxOptMain(xDSLOptMain):
         try:
             text = chunk.read().decode("utf-8")
         except UnicodeDecodeError as error:
-            raise DiagnosticError(f"input is not UTF-8 text ({error.reason} at byte {error.start})", self.get_input_name())
+            raise DiagnosticError(f"input is not UTF-8 text ({error.reason} at byte {error.start})", self.get_input_name()) from None
         try:  # the parser lexes its first token when it is made: that can fail too
             parser = LocatingParser(self.ctx, text, self.get_input_name(), start_offset)
             module = parser.parse_module(not self.args.no_implicit_module)
@@ -153,7 +153,7 @@ class RlxOptMain(xDSLOptMain):
     def run(self):
         chunks, file_extension = self.prepare_input()
         pieces: list[str] = []
-        for index, (chunk, offset) in enumerate(chunks):
+        for chunk, offset in chunks:
             try:
                 module = self.parse_chunk(chunk, file_extension, offset)
                 if module is not None:
