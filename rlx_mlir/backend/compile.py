@@ -41,7 +41,7 @@ from rlx_mlir.backend.interface import (
     prepare,
     signatures_from_json,
 )
-from rlx_mlir.backend.pipelines import Pipeline, get_pipeline
+from rlx_mlir.backend.pipelines import Pipeline, default_pipeline, get_pipeline
 from rlx_mlir.backend.runtime import NativeModule, load
 
 STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
@@ -78,9 +78,13 @@ class Library:
     cache_hit: bool
 
 
-def build_library(module: str | Operation, pipeline: str = "plain") -> Library:
-    """Compile ``module`` to a shared library, reusing a cached build when possible."""
-    lowering = get_pipeline(pipeline)
+def build_library(module: str | Operation, pipeline: str | None = None) -> Library:
+    """Compile ``module`` to a shared library, reusing a cached build when possible.
+
+    ``pipeline`` names a lowering (:data:`rlx_mlir.backend.PIPELINES`); None means
+    :func:`rlx_mlir.backend.pipelines.default_pipeline`.
+    """
+    lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
     text = module_text(module)
     key = _cache_key(text, lowering)
     directory = cache.cache_dir()
@@ -104,12 +108,12 @@ def build_library(module: str | Operation, pipeline: str = "plain") -> Library:
     return result
 
 
-def compile_to_library(module: str | Operation, pipeline: str = "plain") -> Path:
+def compile_to_library(module: str | Operation, pipeline: str | None = None) -> Path:
     """Path of the shared library for ``module`` (see :func:`build_library`)."""
     return build_library(module, pipeline).path
 
 
-def compile_module(module: str | Operation, pipeline: str = "plain") -> NativeModule:
+def compile_module(module: str | Operation, pipeline: str | None = None) -> NativeModule:
     """Compile ``module`` and load it: ``compile_module(m)["f"](*arrays)``."""
     library = build_library(module, pipeline)
     return load(library.path, library.signatures)
@@ -120,11 +124,11 @@ def last_compile_was_cache_hit() -> bool | None:
     return getattr(_last, "cache_hit", None)
 
 
-def emit(module: str | Operation, stage: str, pipeline: str = "plain") -> str | bytes:
+def emit(module: str | Operation, stage: str, pipeline: str | None = None) -> str | bytes:
     """``module`` lowered up to ``stage``: text for the IR stages, bytes for obj/shared."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
-    lowering = get_pipeline(pipeline)
+    lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
     prepared = prepare(module)
     with tempfile.TemporaryDirectory(prefix="rlx-mlir-emit-") as tmp:
         output = _lower(prepared.text, lowering, stage, Path(tmp))

@@ -99,6 +99,22 @@ func.func @dx(%dyp: tensor<2x6x11x11xf32>, %w: tensor<6x5x3x3xf32>) -> tensor<2x
 }
 """
 
+def conv_module(n, c, f, size, k=3, dilation=1) -> str:
+    """A stride-1 linalg.conv_2d_nchw_fchw (decompose-backward's direct input gradient form)."""
+    out = size - dilation * (k - 1)
+    x, w, y = f"tensor<{n}x{c}x{size}x{size}xf32>", f"tensor<{f}x{c}x{k}x{k}xf32>", f"tensor<{n}x{f}x{out}x{out}xf32>"
+    return f"""
+func.func @conv(%x: {x}, %w: {w}) -> {y} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {y}
+  %acc = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
+  %r = linalg.conv_2d_nchw_fchw {{strides = dense<1> : tensor<2xi64>, dilations = dense<{dilation}> : tensor<2xi64>}}
+      ins(%x, %w : {x}, {w}) outs(%acc : {y}) -> {y}
+  return %r : {y}
+}}
+"""
+
+
 # A gather through tensor.extract and an index-dependent body, like the pool gradients.
 GATHER = """
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -247,6 +263,18 @@ def test_dynamic_batch_conv_weight_falls_back_correctly(pipeline):
     for n in (1, 3):
         dy, x = rand(n, 6, 7, 7), rand(n, 4, 9, 9)
         assert_close(fn(dy, x), dw_reference(dy, x, 1))
+
+
+@pytest.mark.parametrize("pipeline", OPTIMIZING)
+@pytest.mark.parametrize("shape", [(2, 16, 32, 16, 1), (2, 5, 3, 13, 2)], ids=["tiled", "partial-dilated"])
+def test_named_conv_is_scheduled_and_correct(pipeline, shape):
+    n, c, f, size, dilation = shape
+    text = conv_module(n, c, f, size, dilation=dilation)
+    x, w = rand(n, c, size, size), rand(f, c, 3, 3)
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), dilation=dilation).numpy()
+    assert_close(compile_module(text, pipeline)["conv"](x, w), want)
+    if pipeline == "optimizing" and dilation == 1:  # 16 f x 7 ow tiles divide: vectorized
+        assert "vector<7xf32>" in emit(text, "llvm-mlir", pipeline)
 
 
 @pytest.mark.parametrize("pipeline", OPTIMIZING)
