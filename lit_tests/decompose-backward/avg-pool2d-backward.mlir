@@ -42,11 +42,15 @@ func.func @avg_exclude_pad(%dy: tensor<1x2x5x5xf32>) -> tensor<1x2x9x9xf32> {
 
 // -----
 
-// Non-overlapping k2 s2: one candidate window per cell, divisor 4.
+// Windows that tile the input (k2 s2): dy / 4 broadcast over each window by one
+// all-parallel generic that reads dy at (n, c, oh, ow); no gather, no tensor.extract.
 // CHECK-LABEL: func.func @avg_k2s2
 // CHECK:       linalg.generic
-// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x1x8x8xf32>)
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-SAME:    ins(%dy : tensor<1x1x4x4xf32>) outs(%{{.*}} : tensor<1x1x4x2x4x2xf32>)
+// CHECK-NOT:     tensor.extract
 // CHECK:         arith.constant 4.000000e+00 : f32
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<1x1x4x2x4x2xf32> into tensor<1x1x8x8xf32>
 // CHECK-NOT:   rlx.
 func.func @avg_k2s2(%dy: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
   %dx = rlx.avg_pool2d_backward %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
@@ -82,13 +86,16 @@ func.func @avg_rectangular(%dy: tensor<2x1x5x3xf32>) -> tensor<2x1x5x6xf32> {
 
 // -----
 
-// Dynamic batch, f64: the result takes its batch size from dy and stays f64.
+// Dynamic batch, f64, tiling windows: the tiles take their batch size from dy and stay
+// f64; every window holds KH*KW real cells, so count_include_pad does not matter.
 // CHECK-LABEL: func.func @avg_dynamic_batch_f64
 // CHECK:       %[[N:.*]] = tensor.dim %dy, %{{.*}} : tensor<?x3x4x4xf64>
-// CHECK:       tensor.empty(%[[N]]) : tensor<?x3x8x8xf64>
-// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x3x4x2x4x2xf64>
+// CHECK:       linalg.generic
+// CHECK:         arith.constant 4.000000e+00 : f64
 // CHECK:         arith.divf %{{.*}}, %{{.*}} : f64
-// CHECK:       } -> tensor<?x3x8x8xf64>
+// CHECK:       } -> tensor<?x3x4x2x4x2xf64>
+// CHECK:       %[[DX:.*]] = tensor.collapse_shape %{{.*}} : tensor<?x3x4x2x4x2xf64> into tensor<?x3x8x8xf64>
 // CHECK:       return %[[DX]] : tensor<?x3x8x8xf64>
 // CHECK-NOT:   rlx.
 func.func @avg_dynamic_batch_f64(%dy: tensor<?x3x4x4xf64>) -> tensor<?x3x8x8xf64> {

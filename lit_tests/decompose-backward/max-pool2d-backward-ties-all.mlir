@@ -28,13 +28,19 @@ func.func @all_k3s2p1_overlapping(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x4x4xf
 
 // -----
 
-// Non-overlapping windows (k2 s2), RLX's fast path proper: one candidate per cell.
+// Windows that tile the input (k2 s2), RLX's fast path proper: after the window max, one
+// all-parallel generic compares each cell of x (viewed as [N, C, Ho, KH, Wo, KW]) with
+// its window's max and takes dy where they are equal.
 // CHECK-LABEL: func.func @all_k2s2
 // CHECK-NOT:   tensor.pad
+// CHECK:       %[[MAX:.*]] = linalg.generic
 // CHECK:       } -> tensor<1x1x4x4xf32>
+// CHECK:       %[[XT:.*]] = tensor.expand_shape %x {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64], [4 : i64, 5 : i64]] output_shape [1, 1, 4, 2, 4, 2]
 // CHECK:       linalg.generic
-// CHECK-SAME:    ins(%x, %{{.*}} : tensor<1x1x8x8xf32>, tensor<1x1xf32>)
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%dy, %[[MAX]], %[[XT]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x2x4x2xf32>)
 // CHECK:         arith.cmpf oeq
+// CHECK:         arith.select
 // CHECK-NOT:   rlx.
 func.func @all_k2s2(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x8x8xf32>, tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>

@@ -39,16 +39,24 @@ func.func @max_k3s2p1_overlapping(%x: tensor<1x2x9x9xf32>, %dy: tensor<1x2x5x5xf
 
 // -----
 
-// Non-overlapping windows (k2 s2, no padding): no pad, one candidate window per cell.
+// Windows that tile the input (k2 s2, no padding): no pad; after the max and the argmax,
+// one all-parallel generic over (n, c, oh, kh, ow, kw) reads dy and the argmax at
+// (n, c, oh, ow), with no tensor.extract, and dx is its [N, C, Ho*KH, Wo*KW] collapse.
 // CHECK-LABEL: func.func @max_k2s2
 // CHECK-NOT:   tensor.pad
-// CHECK:       linalg.generic
-// CHECK-SAME:    ins(%x, %{{.*}} : tensor<1x1x8x8xf32>, tensor<2x2xf32>)
 // CHECK:       } -> tensor<1x1x4x4xf32>
-// CHECK:       linalg.generic
+// CHECK:       %[[ARGMAX:.*]] = linalg.generic
 // CHECK:       } -> tensor<1x1x4x4xi32>
-// CHECK:       linalg.generic
-// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x1x8x8xf32>)
+// CHECK:       %[[TILES:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%dy, %[[ARGMAX]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xi32>)
+// CHECK-NOT:     tensor.extract
+// CHECK:         arith.cmpi eq
+// CHECK:         arith.select
+// CHECK:       } -> tensor<1x1x4x2x4x2xf32>
+// CHECK:       %[[DX:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64], [4 : i64, 5 : i64]] : tensor<1x1x4x2x4x2xf32> into tensor<1x1x8x8xf32>
+// CHECK:       return %[[DX]]
 // CHECK-NOT:   rlx.
 func.func @max_k2s2(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x8x8xf32>, tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
@@ -141,4 +149,18 @@ func.func @max_dynamic_batch(%x: tensor<?x4x9x9xf32>, %dy: tensor<?x4x5x5xf32>) 
 func.func @max_f64(%x: tensor<2x2x6x6xf64>, %dy: tensor<2x2x3x3xf64>) -> tensor<2x2x6x6xf64> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<2x2x6x6xf64>, tensor<2x2x3x3xf64>) -> tensor<2x2x6x6xf64>
   return %dx : tensor<2x2x6x6xf64>
+}
+
+// -----
+
+// Tiling windows that leave a row and a column uncovered (9x7 input, k2 s2): those cells
+// get no gradient, so the collapsed tiles are zero-padded on the high side.
+// CHECK-LABEL: func.func @max_k2s2_leftover
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<1x1x4x2x3x2xf32> into tensor<1x1x8x6xf32>
+// CHECK:       %[[DX:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK:       } : tensor<1x1x8x6xf32> to tensor<1x1x9x7xf32>
+// CHECK:       return %[[DX]]
+func.func @max_k2s2_leftover(%x: tensor<1x1x9x7xf32>, %dy: tensor<1x1x4x3xf32>) -> tensor<1x1x9x7xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x9x7xf32>, tensor<1x1x4x3xf32>) -> tensor<1x1x9x7xf32>
+  return %dx : tensor<1x1x9x7xf32>
 }

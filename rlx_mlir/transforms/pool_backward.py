@@ -9,6 +9,13 @@ PyTorch accumulates, so the float sums agree bit for bit. dy (and the per-window
 are read with `tensor.extract` at clamped indices; a candidate outside the output or
 whose window does not reach the cell contributes nothing.
 
+When the windows tile the input (stride == kernel, no padding: the usual 2x2/2 pool) each
+cell lies in exactly one window, `(h // KH, w // KW)` at offset `(h % KH, w % KW)`, and the
+gather needs neither reduction loops nor `tensor.extract`: one all-parallel generic over
+(n, c, oh, kh, ow, kw) reads the window's values through plain projections and writes dx
+viewed as [N, C, Ho, KH, Wo, KW] (`_tiled_gather`); rows and columns that no window
+reaches are zero-padded on. The result is the same, value for value.
+
 `share` is what distinguishes the ops:
 - max pool, ties `first` (PyTorch): 1 where the window's first maximum is the cell. The
   first maximum is found in two passes over the -inf padded input: the window max, then
@@ -121,6 +128,59 @@ def _window_gather(
     )
 
 
+def _tiles_input(window: Window2d) -> bool:
+    """Whether the windows tile the input: every cell in at most one window, at a fixed offset."""
+    return window.stride == window.kernel and window.padding == (0, 0)
+
+
+TiledValue = Callable[..., SSAValue]
+
+
+def _tiled_gather(
+    b: TensorBuilder,
+    window: Window2d,
+    out_shape: tuple[int, ...],
+    dx_shape: tuple[int, ...],
+    like: SSAValue,
+    window_inputs: list[SSAValue],
+    cell_input: SSAValue | None,
+    value: TiledValue,
+) -> SSAValue:
+    """dx[n, c, oh*KH + kh, ow*KW + kw] = value(r, *window_values, cell) for tiling windows.
+
+    The loops are (n, c, oh, kh, ow, kw): `value` reads kh, kw as `r.loop_index(3)`,
+    `r.loop_index(5)` when it needs them. `window_inputs` are [N, C, Ho, Wo] tensors read
+    at (n, c, oh, ow); `cell_input` (x) is
+    read at its own cell. dx is built as [N, C, Ho, KH, Wo, KW], collapsed to
+    [N, C, Ho*KH, Wo*KW], and zero-padded to the input size where the last window does
+    not reach.
+    """
+    (kh_, kw_) = window.kernel
+    n_, c_, oh_, ow_ = out_shape
+    element = element_type_of(like)
+    covered = (n_, c_, oh_ * kh_, ow_ * kw_)
+    tiles = (n_, c_, oh_, kh_, ow_, kw_)
+    ins = list(window_inputs)
+    maps = [lambda n, c, oh, kh, ow, kw: (n, c, oh, ow)] * len(window_inputs)
+    if cell_input is not None:
+        cells = cell_input
+        if shape_of(cell_input)[2:] != covered[2:]:
+            cells = b.extract_slice(cell_input, (0, 0, 0, 0), covered)
+        ins.append(b.expand_shape(cells, [[0], [1], [2, 3], [4, 5]], tiles))
+        maps.append(lambda n, c, oh, kh, ow, kw: (n, c, oh, kh, ow, kw))
+
+    dx_tiles = b.generic(
+        ins=ins,
+        init=b.empty(tiles, element, like=like),
+        maps=[*maps, lambda n, c, oh, kh, ow, kw: (n, c, oh, kh, ow, kw)],
+        iterators="pppppp",
+        body=lambda r, *args: value(r, *args[:-1]),
+    )
+    dx = b.collapse_shape(dx_tiles, [[0], [1], [2, 3], [4, 5]])
+    high = (0, 0, dx_shape[2] - covered[2], dx_shape[3] - covered[3])
+    return b.pad(dx, (0, 0, 0, 0), high, 0.0)
+
+
 def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> tuple[SSAValue, SSAValue]:
     """(xpad = x padded with -inf, m[n, c, oh, ow] = max_{kh, kw} xpad[n, c, oh*SH + kh, ow*SW + kw]).
 
@@ -197,6 +257,20 @@ class MaxPool2dBackwardFirstMax(RewritePattern):
         kw_ = window.kernel[1]
         argmax = _first_argmax(b, op.input, window, shape_of(op.grad_output))
 
+        if _tiles_input(window):
+
+            def routed_tile(r: RegionBuilder, dy: SSAValue, a: SSAValue) -> SSAValue:
+                kh, kw = r.loop_index(3), r.loop_index(5)
+                offset = r.index_cast(r.add(r.mul(kh, r.index(kw_)), kw), ARGMAX_TYPE)
+                return r.select(r.cmpi("eq", a, offset), dy, r.constant(0.0, dy.type))
+
+            dx = _tiled_gather(
+                b, window, shape_of(op.grad_output), shape_of(op.input), op.input,
+                [op.grad_output, argmax], None, routed_tile,
+            )
+            rewriter.replace(op, [], [dx])
+            return
+
         def routed_here(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
             index = [at.n, at.c, at.oh, at.ow]
             offset = r.index_cast(r.add(r.mul(at.kh, r.index(kw_)), at.kw), ARGMAX_TYPE)
@@ -219,6 +293,18 @@ class MaxPool2dBackwardAllTies(RewritePattern):
         b = TensorBuilder(rewriter, op)
         window = op.window()
         _, m = _window_max(b, op.input, window, shape_of(op.grad_output))
+
+        if _tiles_input(window):
+
+            def ties_tile(r: RegionBuilder, dy: SSAValue, mx: SSAValue, cell: SSAValue) -> SSAValue:
+                return r.select(r.cmpf("oeq", cell, mx), dy, r.constant(0.0, dy.type))
+
+            dx = _tiled_gather(
+                b, window, shape_of(op.grad_output), shape_of(op.input), op.input,
+                [op.grad_output, m], op.input, ties_tile,
+            )
+            rewriter.replace(op, [], [dx])
+            return
 
         def ties_max(r: RegionBuilder, at: _Candidate, cell: SSAValue):
             index = [at.n, at.c, at.oh, at.ow]
@@ -243,6 +329,18 @@ class AvgPool2dBackward(RewritePattern):
         dx_shape = shape_of(op.result)
         element = element_type_of(op.grad_output)
         include_pad = op.geometry_value("count_include_pad")
+
+        if _tiles_input(window):  # no padding: every window has KH*KW real cells
+            area = window.kernel[0] * window.kernel[1]
+
+            def share_tile(r: RegionBuilder, dy: SSAValue) -> SSAValue:
+                return r.div(dy, r.constant(area, element))
+
+            dx = _tiled_gather(
+                b, window, shape_of(op.grad_output), dx_shape, op.grad_output, [op.grad_output], None, share_tile
+            )
+            rewriter.replace(op, [], [dx])
+            return
 
         def divisor(r: RegionBuilder, at: _Candidate) -> SSAValue:
             if include_pad:
