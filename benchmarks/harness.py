@@ -39,15 +39,15 @@ def configure_threads(threads: int = THREADS) -> None:
 def preload_openmp() -> Path | None:
     """Load libiomp5 (PyPI ``intel-openmp``) globally, if installed; returns its path.
 
-    Libraries built by a pipeline that links libiomp5 do not need this; it lets the
-    benchmark also run OpenMP code from a build that leaves the runtime to the process.
+    Libraries of 'optimizing-omp' link libiomp5 themselves (rpath); loading it up front
+    keeps the runtime's start-up out of the first timed call.
     """
-    for prefix in (sys.prefix, sys.base_prefix):
-        candidate = Path(prefix) / "lib" / "libiomp5.so"
-        if candidate.is_file():
-            ctypes.CDLL(str(candidate), mode=os.RTLD_GLOBAL)
-            return candidate
-    return None
+    from rlx_mlir.backend.pipelines import openmp_library
+
+    library = openmp_library()
+    if library is not None:
+        ctypes.CDLL(str(library), mode=os.RTLD_GLOBAL)
+    return library
 
 
 @dataclass

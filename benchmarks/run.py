@@ -1,6 +1,6 @@
 """Benchmark suite of issue 5: our backward kernels against PyTorch, same process, 2 threads.
 
-    python -m benchmarks.run                       # every case, optimizing-omp pipeline
+    python -m benchmarks.run                       # every case, the default pipeline (optimizing-omp)
     python -m benchmarks.run --pipeline o3 --cases a- b-
     python -m benchmarks.run --iree                # add IREE if iree-base-* are installed
 
@@ -31,7 +31,7 @@ def main(argv=None) -> int:
     from benchmarks.cases import CASES, DENSE
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pipeline", default="optimizing-omp", help="backend pipeline (default: optimizing-omp, i.e. optimizing on 2 OpenMP threads)")
+    parser.add_argument("--pipeline", default=None, help="backend pipeline (default: the backend's default, optimizing-omp where intel-openmp is installed)")
     parser.add_argument("--cases", nargs="*", help="case name prefixes or substrings (default: all)")
     parser.add_argument("--conv-weight", default="direct", choices=("direct", "im2col"), help="decompose-backward formulation of dw")
     parser.add_argument("--conv-input", default="direct", choices=("direct", "transpose"), help="decompose-backward formulation of dx")
@@ -44,6 +44,7 @@ def main(argv=None) -> int:
     import torch
 
     from benchmarks.harness import (
+        ensure_pipeline,
         format_table,
         geomean,
         preload_openmp,
@@ -52,8 +53,11 @@ def main(argv=None) -> int:
         time_decompose,
         write_chart,
     )
-    from benchmarks.harness import ensure_pipeline
 
+    if args.pipeline is None:
+        from rlx_mlir.backend.pipelines import default_pipeline
+
+        args.pipeline = default_pipeline()
     ensure_pipeline(args.pipeline)  # unknown names fail before any work
     torch.set_num_threads(THREADS)
     preload_openmp()
