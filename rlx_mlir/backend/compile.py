@@ -231,6 +231,14 @@ def _lower_with(
     return shared
 
 
+def _schedule_digests(pipeline: Pipeline) -> list[str]:
+    import hashlib
+
+    prefix = "--transform-preload-library=transform-library-paths="
+    paths = [flag[len(prefix):] for flag in pipeline.mlir_opt_flags if flag.startswith(prefix)]
+    return [hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in paths if Path(p).is_file()]
+
+
 def _fallback_flags(pipeline: Pipeline) -> list[object] | None:
     if pipeline.fallback is None:
         return None
@@ -259,6 +267,8 @@ def _cache_key(text: str, pipeline: Pipeline) -> str:
             ]
         ),
         json.dumps([str(t) for t in tools]),
+        # The schedules' contents, not only their names (the flags): editing one rebuilds.
+        json.dumps(_schedule_digests(pipeline)),
         " ".join(toolchain.c_compiler()),
         str(toolchain.runtime_library_dir()),
         cache.host_identity(),

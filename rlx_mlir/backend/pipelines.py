@@ -100,7 +100,7 @@ O3 = Pipeline(
 )
 
 SCHEDULES_DIR = Path(__file__).resolve().parent / "schedules"
-# Versioned file name: the cache keys on flags, so an edited schedule needs a new name.
+# Versioned file name; the compile cache keys on its contents too (compile._cache_key).
 OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "optimizing-v3.mlir"
 
 

@@ -299,3 +299,19 @@ def test_negative_coefficient_gather_is_left_alone(pipeline):
 def test_unscheduled_gather_body_is_correct(pipeline):
     src = rand(16, 16)
     np.testing.assert_array_equal(compile_module(GATHER, pipeline)["gather"](src), src[::2] * 2)
+
+
+def test_schedule_contents_are_in_the_cache_key(monkeypatch, tmp_path):
+    from rlx_mlir.backend.compile import _cache_key
+
+    schedule = tmp_path / "schedule.mlir"
+    schedule.write_text(OPTIMIZING_SCHEDULE.read_text())
+    flags = tuple(
+        f"--transform-preload-library=transform-library-paths={schedule}"
+        if flag.startswith("--transform-preload-library") else flag
+        for flag in PIPELINES["optimizing"].mlir_opt_flags
+    )
+    pipeline = dataclasses.replace(PIPELINES["optimizing"], mlir_opt_flags=flags)
+    before = _cache_key("x", pipeline)
+    schedule.write_text(OPTIMIZING_SCHEDULE.read_text() + "\n// edited\n")
+    assert _cache_key("x", pipeline) != before

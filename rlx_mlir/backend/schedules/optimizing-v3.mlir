@@ -16,9 +16,9 @@
 //   vectorized like the matmul.
 // - linalg.conv_2d_nchw_fchw (decompose-backward's direct input gradient, and forward convs):
 //   2 threads over the batch; unit n, oh, kh tiles decomposed to 1-D convs; those tiled
-//   16 f x 7 ow x 8 c x 1 kw (7 divides every spatial size of the benchmark: 7 ... 224) and
-//   vectorized by the 1-D conv vectorizer (16 output channels x 7 columns, sum over 8 input
-//   channels per step). Measured: ~10x the unscheduled loops on dx 64x56 3x3; the
+//   16 f x 7 ow x 16 c x 1 kw (7 divides every spatial size of the benchmark: 7 ... 224) and
+//   vectorized by the 1-D conv vectorizer (16 output channels x 7 columns, sum over 16 input
+//   channels per step; measured against 8/32 f, 14 ow, 8/32/64 c: within noise or slower). Measured: ~10x the unscheduled loops on dx 64x56 3x3; the
 //   alternative convert_conv2d_to_img2col + matmul tiling made mlir-opt 22 run out of memory.
 module attributes {transform.with_named_sequence} {
 
@@ -119,9 +119,9 @@ module attributes {transform.with_named_sequence} {
       %t1, %lo:3 = transform.structured.tile_using_for %t0 tile_sizes [1, 0, 1, 0, 0, 1, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %d1 = transform.structured.decompose %t1 : (!transform.any_op) -> !transform.any_op
-      // conv_1d_ncw_fcw (n, f, ow, c, kw): register tile 16 f x 7 ow, 8 c per step. Partial
+      // conv_1d_ncw_fcw (n, f, ow, c, kw): register tile 16 f x 7 ow, 16 c per step. Partial
       // tiles (sizes these do not divide) do not vectorize and stay scalar.
-      %d, %l:4 = transform.structured.tile_using_for %d1 tile_sizes [0, 16, 7, 8, 1]
+      %d, %l:4 = transform.structured.tile_using_for %d1 tile_sizes [0, 16, 7, 16, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.structured.vectorize %d : !transform.any_op
       transform.apply_patterns to %fa {
