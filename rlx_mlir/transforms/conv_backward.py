@@ -300,7 +300,8 @@ class ConvBackwardInputDirect(RewritePattern):
         dx[n, c, h, w]      = sum_{f, kh, kw} dyp[n, f, h + kh*dh, w + kw*dw] * wflip[c, f, kh, kw]
 
     (the same sum as `dyp[n, f, h + (KH-1-kh)*dh, ...] * w[f, c, kh, kw]` with kh -> KH-1-kh).
-    The kernel flip and channel swap are a small separate generic on the weight, so the main
+    The kernel flip and channel swap are a small separate generic on the weight (reading w
+    with tensor.extract), so the main
     contraction reads dyp with non-negative coefficients and is the upstream named forward
     conv, which schedules tile and vectorize like any forward conv (tiling a map with a
     negative coefficient aborts in MLIR). With groups the weight is split to
@@ -326,17 +327,23 @@ class ConvBackwardInputDirect(RewritePattern):
         output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], (h, w))
 
         dyp = groups.split(b, stride_dilate_and_pad(b, op.grad_output, window, output_padding), 1)
+        w_split = groups.split(b, op.weight, 0)
+
+        def flipped(r: RegionBuilder, _out: SSAValue) -> SSAValue:
+            *group, c_, f_, kh, kw = (r.loop_index(d) for d in range(len(groups.iterators("ppppp"))))
+            kh_flipped = r.sub(r.index(kh_size - 1), kh)
+            kw_flipped = r.sub(r.index(kw_size - 1), kw)
+            return r.extract(w_split, [*group, f_, c_, kh_flipped, kw_flipped])
+
+        # The flip is read with tensor.extract (in bounds by construction) rather than through
+        # an indexing map `KH-1-kh`: a negative coefficient in a map aborts MLIR's tiling and
+        # IREE's compilation, and the weight is too small for the gather to matter.
         wflip = b.generic(
-            ins=[groups.split(b, op.weight, 0)],
+            ins=[],
             init=b.empty(groups.shape([groups.count, cg, f // groups.count, kh_size, kw_size], 0), element),
-            maps=groups.maps(
-                # KH-1-kh written as `-kh + (KH-1)`: xDSL 0.75 evaluates `int - AffineExpr`
-                # as `AffineExpr - int`.
-                lambda g, c, f, kh, kw: (g, f, c, -kh + (kh_size - 1), -kw + (kw_size - 1)),
-                lambda g, c, f, kh, kw: (g, c, f, kh, kw),
-            ),
+            maps=groups.maps(lambda g, c, f, kh, kw: (g, c, f, kh, kw)),
             iterators=groups.iterators("ppppp"),
-            body=_copy,
+            body=flipped,
         )
         zeros = b.full(groups.shape([n, groups.count, c // groups.count, h, w], 1), element, 0.0, like=op.grad_output)
         conv = b.conv_2d_ngchw_gfchw if groups.grouped else b.conv_2d_nchw_fchw
