@@ -94,5 +94,4 @@ def mark_batch_groups(module: ModuleOp) -> None:
 
 def compile(source: str | Operation, pipeline: str | None = None) -> NativeModule:  # noqa: A001
     """Compile MLIR text or an xDSL module to native code: `compile(src)["f"](*arrays)`."""
-    module = lower_to_linalg(source)
-    return compile_module(module) if pipeline is None else compile_module(module, pipeline)
+    return compile_module(lower_to_linalg(source), pipeline)

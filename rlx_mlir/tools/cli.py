@@ -6,6 +6,7 @@ Every tool ends an error the same way: one diagnostic on stderr (`tool: error: .
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -13,6 +14,26 @@ from collections.abc import Callable
 
 from rlx_mlir.backend.toolchain import ToolchainError
 from rlx_mlir.ir import DiagnosticError
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit code when argparse has already answered.
+
+    argparse exits 2 on a usage error; mlir-opt and our tools exit 1 on every error.
+    """
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exit_:
+        return 0 if exit_.code in (0, None) else 1
+
+
+def add_pipeline_option(parser: argparse.ArgumentParser) -> None:
+    from rlx_mlir.backend import PIPELINES
+
+    parser.add_argument(
+        "--pipeline", choices=sorted(PIPELINES), default=None,
+        help="the backend lowering pipeline (default: optimizing-omp, or optimizing without intel-openmp)",
+    )
 
 
 def read_source(path: str) -> tuple[str, str]:

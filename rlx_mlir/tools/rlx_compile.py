@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rlx_mlir.backend import PIPELINES, STAGES, emit
-from rlx_mlir.tools.cli import read_source, run_tool, write_output
+from rlx_mlir.backend import STAGES, emit
+from rlx_mlir.tools.cli import add_pipeline_option, parse_arguments, read_source, run_tool, write_output
 
 TOOL = "rlx-compile"
 
@@ -20,20 +20,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog=TOOL, description=__doc__.splitlines()[0])
     parser.add_argument("input", help="MLIR file with RLX or linalg-on-tensors IR ('-' for stdin)")
     parser.add_argument("--emit", choices=STAGES, default="shared", help="the stage to stop at (default: shared)")
-    parser.add_argument("--pipeline", choices=sorted(PIPELINES), default=None, help="the lowering pipeline")
+    add_pipeline_option(parser)
     parser.add_argument("-o", "--output", help="output path ('-' or omitted: stdout, text stages only)")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 1
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):
+        return args
 
     def body() -> int:
         from rlx_mlir.api import lower_to_linalg
 
         text, name = read_source(args.input)
         module = lower_to_linalg(text, name)
-        kwargs = {} if args.pipeline is None else {"pipeline": args.pipeline}
-        output = emit(module, args.emit, **kwargs)
+        output = emit(module, args.emit, args.pipeline)
         if isinstance(output, bytes) and args.output in (None, "-"):
             raise ValueError(f"--emit={args.emit} is binary: give an output file with -o")
         write_output(args.output, output)

@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from rlx_mlir.tools.cli import read_source, run_tool, write_output
+from rlx_mlir.tools.cli import add_pipeline_option, parse_arguments, read_source, run_tool, write_output
 
 TOOL = "rlx-run"
 
@@ -69,20 +69,17 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", type=int, help="size of a dynamic batch dimension for random inputs")
     parser.add_argument("-o", "--output", help="write the results to this .npz (result0, result1, ...)")
     parser.add_argument("--print", action="store_true", help="print the results (default when no -o)")
-    parser.add_argument("--pipeline", default=None, help="the backend lowering pipeline")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 1
+    add_pipeline_option(parser)
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):
+        return args
 
     def body() -> int:
         from rlx_mlir.api import lower_to_linalg
         from rlx_mlir.backend import compile_module
 
         text, name = read_source(args.input)
-
-        module = lower_to_linalg(text, name)
-        native = compile_module(module) if args.pipeline is None else compile_module(module, args.pipeline)
+        native = compile_module(lower_to_linalg(text, name), args.pipeline)
         if args.entry not in native:
             raise ValueError(f"no function '{args.entry}' in {name}; functions: {', '.join(native) or 'none'}")
         function = native[args.entry]
