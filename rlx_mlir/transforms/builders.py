@@ -126,9 +126,6 @@ class RegionBuilder(_Emitter):
         """Float division, or unsigned integer division (callers keep indices >= 0)."""
         return self._binary(arith.DivfOp, arith.DivUIOp, a, b)
 
-    def rem(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.RemUIOp(a, b)).results[0]
-
     def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.emit(arith.CmpiOp(a, b, predicate)).results[0]
 
