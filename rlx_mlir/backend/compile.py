@@ -235,7 +235,12 @@ def _schedule_digests(pipeline: Pipeline) -> list[str]:
     import hashlib
 
     prefix = "--transform-preload-library=transform-library-paths="
-    paths = [flag[len(prefix):] for flag in pipeline.mlir_opt_flags if flag.startswith(prefix)]
+    paths = [
+        path
+        for flag in pipeline.mlir_opt_flags
+        if flag.startswith(prefix)
+        for path in flag[len(prefix):].split(",")
+    ]
     return [hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in paths if Path(p).is_file()]
 
 

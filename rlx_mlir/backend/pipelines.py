@@ -100,8 +100,15 @@ O3 = Pipeline(
 )
 
 SCHEDULES_DIR = Path(__file__).resolve().parent / "schedules"
-# Versioned file name; the compile cache keys on its contents too (compile._cache_key).
-OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "optimizing-v3.mlir"
+# The entry point (@__transform_main) and one library per op kind, each exporting
+# @apply_<kind> (see main.mlir). The compile cache keys on their contents
+# (compile._cache_key), so editing one rebuilds.
+OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "main.mlir"
+SCHEDULE_LIBRARIES = tuple(
+    SCHEDULES_DIR / f"{kind}.mlir"
+    for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool")
+)
+SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)
 
 
 def _optimizing_flags(threads: bool) -> tuple[str, ...]:
@@ -120,7 +127,8 @@ def _optimizing_flags(threads: bool) -> tuple[str, ...]:
     else:
         loops = ("--convert-linalg-to-loops", "--scf-forall-to-for")
     return (
-        f"--transform-preload-library=transform-library-paths={OPTIMIZING_SCHEDULE}",
+        "--transform-preload-library=transform-library-paths="
+        + ",".join(str(path) for path in SCHEDULE_FILES),
         "--transform-interpreter",
         "--canonicalize",
         "--cse",

@@ -28,7 +28,7 @@ from rlx_mlir.backend import pipelines as pipelines_module
 from rlx_mlir.backend.compile import PipelineFallbackWarning
 from rlx_mlir.backend.pipelines import (
     OPTIMIZING_OMP,
-    OPTIMIZING_SCHEDULE,
+    SCHEDULE_FILES,
     openmp_library,
 )
 
@@ -162,8 +162,10 @@ def dw_reference(dy, x, stride):
 
 def test_pipelines_are_registered_and_schedule_ships():
     assert {"plain", "o3", "optimizing"} <= set(PIPELINES)
-    assert OPTIMIZING_SCHEDULE.is_file()
-    assert OPTIMIZING_SCHEDULE.name in " ".join(PIPELINES["optimizing"].mlir_opt_flags)
+    flags = " ".join(PIPELINES["optimizing"].mlir_opt_flags)
+    for schedule in SCHEDULE_FILES:
+        assert schedule.is_file()
+        assert str(schedule) in flags
     assert {"optimizing", "optimizing-omp"} <= set(PIPELINES)
     assert PIPELINES["optimizing"].fallback == PIPELINES["optimizing-omp"].fallback == "o3"
 
@@ -304,14 +306,16 @@ def test_unscheduled_gather_body_is_correct(pipeline):
 def test_schedule_contents_are_in_the_cache_key(monkeypatch, tmp_path):
     from rlx_mlir.backend.compile import _cache_key
 
-    schedule = tmp_path / "schedule.mlir"
-    schedule.write_text(OPTIMIZING_SCHEDULE.read_text())
+    # A copy of the schedules, one library of which is then edited.
+    copies = [tmp_path / path.name for path in SCHEDULE_FILES]
+    for path, copy in zip(SCHEDULE_FILES, copies, strict=True):
+        copy.write_text(path.read_text())
     flags = tuple(
-        f"--transform-preload-library=transform-library-paths={schedule}"
+        "--transform-preload-library=transform-library-paths=" + ",".join(map(str, copies))
         if flag.startswith("--transform-preload-library") else flag
         for flag in PIPELINES["optimizing"].mlir_opt_flags
     )
     pipeline = dataclasses.replace(PIPELINES["optimizing"], mlir_opt_flags=flags)
     before = _cache_key("x", pipeline)
-    schedule.write_text(OPTIMIZING_SCHEDULE.read_text() + "\n// edited\n")
+    copies[-1].write_text(copies[-1].read_text() + "\n// edited\n")
     assert _cache_key("x", pipeline) != before

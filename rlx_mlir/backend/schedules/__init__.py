@@ -1,5 +1,6 @@
 """Transform-dialect schedules used by the lowering pipelines, as package data.
 
-File names carry a version (``optimizing-v3.mlir``) for readers of cached pipeline flags;
-the compile cache also keys on each schedule file's contents, so an edit rebuilds.
+``main.mlir`` is the entry point; each other file is the library of one op kind (see
+``pipelines.SCHEDULE_LIBRARIES``). The compile cache keys on each file's contents, so an
+edit rebuilds.
 """

@@ -1,0 +1,59 @@
+// Schedule library of the `optimizing` pipelines: the gather-form conv weight gradient
+// dw[f,c,kh,kw] = sum_{n,ho,wo} dy[n,f,ho,wo] * x[n,c,..] that decompose-backward emits
+// (rank 7: 4 parallel then 3 reduction dims, mul-add body, dy read by a projected
+// permutation, the result by a projected permutation). Entry point @apply_conv_weight.
+//
+// 2 threads over f, register tile 8 f x 16 c, unit kh/kw/n/ho tiles folded away so the
+// tile is a plain contraction over wo, then vectorized like the matmul.
+module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @match_conv_weight(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c7 = transform.param.constant 7 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c7 : !transform.param<i64>
+      transform.match.structured.dim %s[0, 1, 2, 3] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[4, 5, 6] {reduction} : !transform.any_op
+      transform.match.structured.input %s[0] {projected_permutation} : !transform.any_op
+      transform.match.structured.init %s[0] {projected_permutation} : !transform.any_op
+      transform.match.structured.body %s {contraction = ["arith.mulf", "arith.addf"]} : !transform.any_op
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @schedule_conv_weight(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%g: !transform.any_op):
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %t1, %l:6 = transform.structured.tile_using_for %t0 tile_sizes [8, 16, 1, 1, 1, 1, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                    !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // Only inside this op's thread loop: the folding must not touch other ops.
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %inner = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
+      transform.structured.vectorize %inner : !transform.any_op
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.reduction_to_contract
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#5 : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#4 : !transform.any_op
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @apply_conv_weight(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %updated = transform.foreach_match in %root
+        @match_conv_weight -> @schedule_conv_weight
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield %updated : !transform.any_op
+  }
+}

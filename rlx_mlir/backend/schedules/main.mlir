@@ -1,0 +1,55 @@
+// Transform schedule of the `optimizing` pipelines (rlx_mlir/backend/pipelines.py): the
+// entry point. Preloaded together with one library per op kind (the files named in
+// pipelines.SCHEDULE_LIBRARIES), each exporting @apply_<kind>: a foreach_match of that
+// kind's matchers and actions over the payload, which yields the updated root.
+//
+// Conventions every library follows:
+// - Ops no matcher accepts are left alone and lowered like the `plain` pipeline does (as
+//   parallel loops there).
+// - Patterns (folding, canonicalization) run only inside the scheduled op's thread loop:
+//   canonicalizing whole functions crashed mlir-opt 22 on some tensor.cast chains.
+// - Every action runs in a `failures(suppress)` sequence: a schedule that does not apply
+//   to an op leaves that op (correct, slower) instead of failing the compile.
+//
+// After the libraries, this file bufferizes and lowers the vector code they produced.
+module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_conv_weight(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_grouped_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_pool(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %after_matmul = transform.include @apply_matmul failures(propagate) (%root)
+        : (!transform.any_op) -> !transform.any_op
+    %after_conv_weight = transform.include @apply_conv_weight failures(propagate) (%after_matmul)
+        : (!transform.any_op) -> !transform.any_op
+    %after_conv = transform.include @apply_conv failures(propagate) (%after_conv_weight)
+        : (!transform.any_op) -> !transform.any_op
+    %after_grouped_conv = transform.include @apply_grouped_conv failures(propagate) (%after_conv)
+        : (!transform.any_op) -> !transform.any_op
+    %after_pool = transform.include @apply_pool failures(propagate) (%after_grouped_conv)
+        : (!transform.any_op) -> !transform.any_op
+    // Bufferize here (not with --one-shot-bufferize) so that vector code is lowered on
+    // buffers in the same schedule: identity layouts at function boundaries, as `plain`.
+    %b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %after_pool
+        {bufferize_function_boundaries = true} : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match ops{["func.func"]} in %b : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %f : !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.vector.lower_shape_cast
+      transform.apply_patterns.vector.lower_transpose
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}

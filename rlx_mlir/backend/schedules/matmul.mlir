@@ -1,0 +1,41 @@
+// Schedule library of the `optimizing` pipelines: linalg.matmul (static shapes).
+// Entry point @apply_matmul, included by main.mlir (see there for the conventions).
+//
+// 2 threads (scf.forall), cache tile 32x256, register tile 8x1, vectorize,
+// reduction_to_contract, hoisted accumulators, outer-product FMAs.
+module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @schedule_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %t0, %fa = transform.structured.tile_using_forall %mm num_threads [0, 2]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %t1, %l0:2 = transform.structured.tile_using_for %t0 tile_sizes [0, 32, 256]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t, %l:2 = transform.structured.tile_using_for %t1 tile_sizes [8, 0, 1]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      // Partial tiles (sizes the tiles do not divide) fail to vectorize: the sequence
+      // stops there and they stay scalar. (Masked vectorization looped in mlir-opt 22.)
+      transform.structured.vectorize %t : !transform.any_op
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.reduction_to_contract
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#1 : !transform.any_op
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %updated = transform.foreach_match in %root
+        @match_matmul -> @schedule_matmul
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield %updated : !transform.any_op
+  }
+}
