@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from xdsl.pattern_rewriter import RewritePattern
 
+from rlx_mlir.transforms.conv_backward_grouped import grouped_conv_backward_patterns
 from rlx_mlir.transforms.conv_backward_input import ConvBackwardInputDirect, ConvBackwardInputTranspose
 from rlx_mlir.transforms.conv_backward_weight import ConvBackwardWeightDirect, ConvBackwardWeightIm2col
 from rlx_mlir.transforms.options import check_choice
@@ -47,4 +48,4 @@ def conv_backward_patterns(
     check_choice("decompose-backward", "conv-input", conv_input, CONV_INPUT)
     weight = ConvBackwardWeightDirect() if conv_weight == "direct" else ConvBackwardWeightIm2col(im2col_max_elements)
     input_ = ConvBackwardInputDirect() if conv_input == "direct" else ConvBackwardInputTranspose()
-    return [weight, input_]
+    return [*grouped_conv_backward_patterns(conv_weight, conv_input), weight, input_]
