@@ -106,7 +106,7 @@ SCHEDULES_DIR = Path(__file__).resolve().parent / "schedules"
 OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "main.mlir"
 SCHEDULE_LIBRARIES = tuple(
     SCHEDULES_DIR / f"{kind}.mlir"
-    for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool")
+    for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool", "transpose")
 )
 SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)
 

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -273,6 +274,29 @@ class TensorBuilder(_Emitter):
         result_type = TensorType(element_type_of(value), shape)
         op = tensor.CollapseShapeOp(operands=[value], result_types=[result_type], properties={"reassociation": _reassociation_attr(reassociation)})
         return self.emit(op).results[0]
+
+    def transpose(self, value: SSAValue, permutation: Sequence[int], into: SSAValue | None = None) -> SSAValue:
+        """`linalg.transpose`: result axis k is `value`'s axis `permutation[k]`. Writes into
+        `into` when given (e.g. the interior slice of a padded buffer), else a new tensor."""
+        source = shape_of(value)
+        if into is None:
+            shape = [source[axis] for axis in permutation]
+            sizes = [self.dim(value, axis) for axis in permutation if is_dynamic(source[axis])]
+            into = self.empty(shape, element_type_of(value), sizes=sizes)
+        return self.emit(linalg.TransposeOp(value, into, DenseArrayBase.from_list(i64, list(permutation)))).results[0]
+
+    def transpose_padded(self, value: SSAValue, permutation: Sequence[int], low: Shape, high: Shape) -> SSAValue:
+        """`value` transposed by `permutation` and zero-padded by `low`/`high` (per result
+        axis) in one pass: the transpose writes the interior of a zero-filled tensor, which
+        bufferizes in place, instead of a padded copy followed by a transposed copy."""
+        if not any(low) and not any(high):
+            return self.transpose(value, permutation)
+        source = shape_of(value)
+        shape = [s if is_dynamic(s) else s + lo + hi for s, lo, hi in zip((source[a] for a in permutation), low, high)]
+        zeros = self.empty(shape, element_type_of(value), sizes=[self.dim(value, a) for a in permutation if is_dynamic(source[a])])
+        zeros = self.emit(linalg.FillOp([self.constant(0.0, element_type_of(value))], [zeros], [zeros.type])).results[0]
+        interior = self.extract_slice(zeros, low, [source[a] for a in permutation])
+        return self.insert_slice(self.transpose(value, permutation, into=interior), zeros, low)
 
     # -- upstream named ops ----------------------------------------------------------------
 

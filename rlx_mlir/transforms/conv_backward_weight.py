@@ -31,22 +31,25 @@ from rlx_mlir.transforms.conv_groups import ConvGroups, copy_value, multiply_acc
 
 
 class ConvBackwardWeightDirect(RewritePattern):
-    """dw[g, f, c, kh, kw] = sum_{n, ho, wo} dy[n, g, f, ho, wo] * xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
+    """dw = sum over (n, ho, wo) of an outer product of channel vectors, read channels-last:
 
-    One gather-form contraction: (g,) f, c, kh, kw parallel; n, ho, wo reduction. xpad is x
-    zero-padded by p (`tensor.pad`); x is split to [N, G, C/G, H, W], dy to
+        xl[n, h, w, g, c]  = xpad[n, g, c, h, w]           (x zero-padded by p, transposed)
+        dyl[n, ho, wo, g, f] = dy[n, g, f, ho, wo]
+        dwl[g, kh, kw, f, c] = sum_{n, ho, wo} dyl[n, ho, wo, g, f] * xl[n, ho*sh + kh*dh, wo*sw + kw*dw, g, c]
+        dw[g, f, c, kh, kw]  = dwl[g, kh, kw, f, c]
+
+    with the wider of the two channel axes (c above; f when F/G > C/G) innermost in dwl.
+    For fixed (n, ho, wo, kh, kw) the contraction is then a rank-1 update of a [P, Q]
+    channel block whose two operands are contiguous rows of xl and dyl: the layout of a
+    matmul micro-kernel (broadcast one operand, vector loads of the other), which the
+    backend's conv-weight schedule tiles, vectorizes along the inner channel axis and keeps
+    in registers across the (ho, wo) sum. In NCHW the same contraction reads both operands
+    with the row stride between neighbouring channels, which no vector load covers.
+
+    The two transposes are linear in the data and single passes (the padding is written
+    by the transpose into a zero-filled buffer, `TensorBuilder.transpose_padded`); the
+    third, of dwl, is weight-sized. x is split to [N, G, C/G, H, W], dy to
     [N, G, F/G, Ho, Wo], and dw [G, F/G, C/G, KH, KW] is collapsed to [F, C/G, KH, KW].
-
-    The same sum is a forward conv with the roles swapped (batch <-> channels):
-
-        dwT[c, f, kh, kw] = sum_{n, ho, wo} xT[c, n, kh*dh + ho*sh, kw*dw + wo*sw] * dyT[f, n, ho, wo]
-                          = conv_2d_nchw_fchw(xT = xpad^T [C, N, Hp, Wp], dyT = dy^T [F, N, Ho, Wo],
-                                              strides = (dh, dw), dilations = (sh, sw)),  dw = dwT^T
-
-    That form is not emitted: it needs two full-size transposes of x and dy, and its conv
-    (a KH x KW output per channel pair, an Ho x Wo "kernel") tiles badly, while the gather
-    form has a dedicated transform schedule (the backend's `optimizing` pipelines; ~0.35x
-    PyTorch on the dense benchmark cases, against ~0.01x for the chunked im2col route).
     """
 
     @op_type_rewrite_pattern
@@ -55,22 +58,40 @@ class ConvBackwardWeightDirect(RewritePattern):
         window, groups = op.window(), ConvGroups(op.groups())
         (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
         f, cg, kh_size, kw_size = shape_of(op.result)
+        fg = f // groups.count
 
-        xpad = groups.split(b, b.pad_spatial(op.input, (ph, pw), 0.0), 1)
-        dy = groups.split(b, op.grad_output, 1)
-        zeros = b.full(groups.shape([groups.count, f // groups.count, cg, kh_size, kw_size], 0), element_type_of(dy), 0.0)
-        dw_ = b.generic(
-            ins=[dy, xpad],
+        # NCHW -> NHWC, with the group axis (when there is one) before the channels.
+        to_channels_last = [0, 3, 4, 1, 2] if groups.grouped else [0, 2, 3, 1]
+        spatial_padding = [0, ph, pw, 0, 0] if groups.grouped else [0, ph, pw, 0]
+        xl = b.transpose_padded(groups.split(b, op.input, 1), to_channels_last, spatial_padding, spatial_padding)
+        dyl = b.transpose(groups.split(b, op.grad_output, 1), to_channels_last)
+
+        def x_at(g, kh, kw, n, ho, wo, c):
+            return (n, ho * sh + kh * dh, wo * sw + kw * dw, g, c)
+
+        if cg >= fg:  # dwl[g, kh, kw, f, c]
+            p_size, q_size, to_nchw = fg, cg, [0, 3, 4, 1, 2]
+            maps = (
+                lambda g, kh, kw, f, c, n, ho, wo: (n, ho, wo, g, f),
+                lambda g, kh, kw, f, c, n, ho, wo: x_at(g, kh, kw, n, ho, wo, c),
+            )
+        else:  # dwl[g, kh, kw, c, f]
+            p_size, q_size, to_nchw = cg, fg, [0, 4, 3, 1, 2]
+            maps = (
+                lambda g, kh, kw, c, f, n, ho, wo: (n, ho, wo, g, f),
+                lambda g, kh, kw, c, f, n, ho, wo: x_at(g, kh, kw, n, ho, wo, c),
+            )
+        zeros = b.full(groups.shape([groups.count, kh_size, kw_size, p_size, q_size], 0), element_type_of(dyl), 0.0)
+        dwl = b.generic(
+            ins=[dyl, xl],
             init=zeros,
-            maps=groups.maps(
-                lambda g, f, c, kh, kw, n, ho, wo: (n, g, f, ho, wo),
-                lambda g, f, c, kh, kw, n, ho, wo: (n, g, c, ho * sh + kh * dh, wo * sw + kw * dw),
-                lambda g, f, c, kh, kw, n, ho, wo: (g, f, c, kh, kw),
-            ),
+            maps=groups.maps(*maps, lambda g, kh, kw, p, q, n, ho, wo: (g, kh, kw, p, q)),
             iterators=groups.iterators("pppppRRR"),
             body=multiply_accumulate,
         )
-        rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
+        if not groups.grouped:
+            to_nchw = [axis - 1 for axis in to_nchw[1:]]
+        rewriter.replace(op, [], [groups.merge(b, b.transpose(dwl, to_nchw), 0)])
 
 
 @dataclass(frozen=True)

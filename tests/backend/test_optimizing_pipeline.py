@@ -37,40 +37,42 @@ if openmp_library() is not None:
     OPTIMIZING.append("optimizing-omp")
 needs_openmp = pytest.mark.skipif(openmp_library() is None, reason="intel-openmp not installed")
 
+# The channels-last weight gradient decompose-backward emits (conv_backward_weight).
 DW_MAPS = """
-#dy = affine_map<(f, c, kh, kw, n, ho, wo) -> (n, f, ho, wo)>
-#x = affine_map<(f, c, kh, kw, n, ho, wo) -> (n, c, ho * STRIDE + kh, wo * STRIDE + kw)>
-#dw = affine_map<(f, c, kh, kw, n, ho, wo) -> (f, c, kh, kw)>
+#dy = affine_map<(kh, kw, f, c, n, ho, wo) -> (n, ho, wo, f)>
+#x = affine_map<(kh, kw, f, c, n, ho, wo) -> (n, ho * STRIDE + kh, wo * STRIDE + kw, c)>
+#dw = affine_map<(kh, kw, f, c, n, ho, wo) -> (kh, kw, f, c)>
 """
 
 DW_BODY = """
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<FxCx3x3xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<FxCx3x3xf32>) -> tensor<FxCx3x3xf32>
+  %e = tensor.empty() : tensor<3x3xFxCxf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<3x3xFxCxf32>) -> tensor<3x3xFxCxf32>
   %r = linalg.generic {indexing_maps = [#dy, #x, #dw],
       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-      ins(%dy, %x : DYTYPE, XTYPE) outs(%acc : tensor<FxCx3x3xf32>) {
+      ins(%dy, %x : DYTYPE, XTYPE) outs(%acc : tensor<3x3xFxCxf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %o, %m : f32
     linalg.yield %s : f32
-  } -> tensor<FxCx3x3xf32>
-  return %r : tensor<FxCx3x3xf32>
+  } -> tensor<3x3xFxCxf32>
+  return %r : tensor<3x3xFxCxf32>
 }
 """
 
 
 def conv_weight_module(n, c, f, size, stride=1, dynamic=False) -> str:
-    """dw of a 3x3 conv (x already padded) as the gather-form generic the schedule targets."""
+    """dwl[kh, kw, f, c] of a 3x3 conv (x already padded), channels-last operands, as the
+    generic the schedule targets."""
     out = (size - 3) // stride + 1
     batch = "?" if dynamic else str(n)
-    x_type = f"tensor<{batch}x{c}x{size}x{size}xf32>"
-    dy_type = f"tensor<{batch}x{f}x{out}x{out}xf32>"
+    x_type = f"tensor<{batch}x{size}x{size}x{c}xf32>"
+    dy_type = f"tensor<{batch}x{out}x{out}x{f}xf32>"
     body = DW_BODY.replace("DYTYPE", dy_type).replace("XTYPE", x_type)
     body = body.replace("F", str(f)).replace("xC", f"x{c}")
     return (
         DW_MAPS.replace("STRIDE", str(stride))
-        + f"func.func @dw(%dy: {dy_type}, %x: {x_type}) -> tensor<{f}x{c}x3x3xf32> {{"
+        + f"func.func @dw(%dy: {dy_type}, %x: {x_type}) -> tensor<3x3x{f}x{c}xf32> {{"
         + body
     )
 
@@ -156,8 +158,11 @@ def assert_close(got, want):
 
 
 def dw_reference(dy, x, stride):
-    xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
-    return torch.nn.grad.conv2d_weight(xt, (dy.shape[1], x.shape[1], 3, 3), dyt, stride=stride).numpy()
+    """PyTorch's dw [F, C, 3, 3] for channels-last dy [N, Ho, Wo, F] and x [N, H, W, C],
+    laid out as the schedule's dwl [3, 3, F, C]."""
+    xt, dyt = (torch.from_numpy(np.ascontiguousarray(a.transpose(0, 3, 1, 2))) for a in (x, dy))
+    dw = torch.nn.grad.conv2d_weight(xt, (dy.shape[3], x.shape[3], 3, 3), dyt, stride=stride)
+    return dw.permute(2, 3, 0, 1).numpy()
 
 
 def test_pipelines_are_registered_and_schedule_ships():
@@ -262,9 +267,9 @@ def test_gather_form_conv_weight_is_scheduled_and_correct(pipeline, stride):
     n, c, f, size = 2, 32, 16, 11  # tiles divide: vectorized
     out = (size - 3) // stride + 1
     text = conv_weight_module(n, c, f, size, stride)
-    dy, x = rand(n, f, out, out), rand(n, c, size, size)
+    dy, x = rand(n, out, out, f), rand(n, size, size, c)
     assert_close(compile_module(text, pipeline)["dw"](dy, x), dw_reference(dy, x, stride))
-    if pipeline == "optimizing" and stride == 1:  # stride 2 stays a gather: not vectorized
+    if pipeline == "optimizing":  # vectorized along c, also when strided
         assert "vector<16xf32>" in emit(text, "llvm-mlir", pipeline)
 
 
@@ -273,7 +278,7 @@ def test_dynamic_batch_conv_weight_falls_back_correctly(pipeline):
     text = conv_weight_module(0, 4, 6, 9, 1, dynamic=True)
     fn = compile_module(text, pipeline)["dw"]
     for n in (1, 3):
-        dy, x = rand(n, 6, 7, 7), rand(n, 4, 9, 9)
+        dy, x = rand(n, 7, 7, 6), rand(n, 9, 9, 4)
         assert_close(fn(dy, x), dw_reference(dy, x, 1))
 
 
@@ -319,3 +324,34 @@ def test_schedule_contents_are_in_the_cache_key(monkeypatch, tmp_path):
     before = _cache_key("x", pipeline)
     copies[-1].write_text(copies[-1].read_text() + "\n// edited\n")
     assert _cache_key("x", pipeline) != before
+
+
+def transpose_module(shape, permutation) -> str:
+    result = [shape[axis] for axis in permutation]
+    source_type = "tensor<" + "x".join(map(str, shape)) + "xf32>"
+    result_type = "tensor<" + "x".join(map(str, result)) + "xf32>"
+    return f"""
+func.func @t(%x: {source_type}) -> {result_type} {{
+  %e = tensor.empty() : {result_type}
+  %t = linalg.transpose ins(%x : {source_type}) outs(%e : {result_type}) permutation = {list(permutation)}
+  return %t : {result_type}
+}}
+"""
+
+
+@pytest.mark.parametrize("pipeline", OPTIMIZING)
+@pytest.mark.parametrize(
+    "shape, permutation",
+    [
+        ((2, 16, 24, 16), (0, 2, 3, 1)),  # whole 8x8 blocks: vector transposes
+        ((2, 13, 9, 11), (0, 2, 3, 1)),  # partial blocks stay scalar
+        ((3, 3, 16, 8), (2, 3, 0, 1)),  # a weight's: left to the loops
+    ],
+    ids=["blocks", "partial", "small"],
+)
+def test_transpose_is_scheduled_and_correct(pipeline, shape, permutation):
+    text = transpose_module(shape, permutation)
+    x = rand(*shape)
+    np.testing.assert_array_equal(compile_module(text, pipeline)["t"](x), x.transpose(permutation))
+    if pipeline == "optimizing" and shape == (2, 16, 24, 16):
+        assert "vector<8xf32>" in emit(text, "llvm-mlir", pipeline)

@@ -1,10 +1,8 @@
-// Schedule library of the `optimizing` pipelines: the gather-form conv weight gradient
-// dw[f,c,kh,kw] = sum_{n,ho,wo} dy[n,f,ho,wo] * x[n,c,..] that decompose-backward emits
-// (rank 7: 4 parallel then 3 reduction dims, mul-add body, dy read by a projected
-// permutation, the result by a projected permutation). Entry point @apply_conv_weight.
-//
-// 2 threads over f, register tile 8 f x 16 c, unit kh/kw/n/ho tiles folded away so the
-// tile is a plain contraction over wo, then vectorized like the matmul.
+// Schedule library of the `optimizing` pipelines: the channels-last conv weight gradient
+// that decompose-backward emits,
+//   dwT[kh, kw, p, q] = sum_{n, ho, wo} a[n, ho, wo, p|q] * b[n, ho*s + kh*d, wo*s + kw*d, q|p]
+// (rank 7: 4 parallel then 3 reduction dims, mul-add body, both operands channels-last).
+// Entry point @apply_conv_weight.
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @match_conv_weight(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
@@ -27,12 +25,13 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @schedule_conv_weight(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [0, 0, 0, 2]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t1, %l:6 = transform.structured.tile_using_for %t0 tile_sizes [8, 16, 1, 1, 1, 1, 0]
+      %t1, %lr:2 = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 0, 0, 1, 4, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, 16, 0, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                     !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      // Only inside this op's thread loop: the folding must not touch other ops.
       transform.apply_patterns to %fa {
         transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
         transform.apply_patterns.canonicalization
@@ -42,10 +41,20 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %fa {
         transform.apply_patterns.vector.reduction_to_contract
         transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
         transform.apply_patterns.canonicalization
       } : !transform.any_op
+      // Padding values and index constants out of the reduction loops first, so the
+      // accumulator's transfer pair is loop invariant and hoists into registers.
+      transform.apply_licm to %l#5 : !transform.any_op
+      transform.apply_licm to %l#4 : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %l#5 : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %l#4 : !transform.any_op
+      // Drops the tensor iter_args the hoisting left unchanged, so bufferization writes the
+      // accumulator tile in place instead of through a temporary copy.
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
     }
     transform.yield
   }
