@@ -22,6 +22,9 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // 2 threads over the inner channel axis q; n and blocks of 4 output rows outermost
+  // (the reduction, so that a block's rows of both operands stay in cache while every
+  // (kh, kw, p, q) tile reads them); then a 4 p x 16 q register tile per (ho, wo).
   transform.named_sequence @schedule_conv_weight(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
@@ -32,30 +35,40 @@ module attributes {transform.with_named_sequence} {
       %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, 16, 0, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                     !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %inner = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-      transform.structured.vectorize %inner : !transform.any_op
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.reduction_to_contract
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      // Padding values and index constants out of the reduction loops first, so the
-      // accumulator's transfer pair is loop invariant and hoists into registers.
-      transform.apply_licm to %l#5 : !transform.any_op
-      transform.apply_licm to %l#4 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#5 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#4 : !transform.any_op
-      // Drops the tensor iter_args the hoisting left unchanged, so bufferization writes the
-      // accumulator tile in place instead of through a temporary copy.
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
+      transform.include @vectorize_register_tile failures(propagate) (%fa, %l#4, %l#5)
+          : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
+    transform.yield
+  }
+
+  // The register tile (unit kh, kw, n, ho, wo; p x q channels) inside thread loop %fa and
+  // reduction loops %ho, %wo: unit dims folded, vectorized as one vector.contract, lowered
+  // later to outer-product FMAs; the accumulator hoisted out of both loops into registers.
+  transform.named_sequence @vectorize_register_tile(%fa: !transform.any_op {transform.readonly},
+      %ho: !transform.any_op {transform.readonly}, %wo: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %fa {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %inner = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %inner : !transform.any_op
+    transform.apply_patterns to %fa {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    // Padding values and index constants out of the reduction loops first, so the
+    // accumulator's transfer pair is loop invariant and hoists into registers.
+    transform.apply_licm to %wo : !transform.any_op
+    transform.apply_licm to %ho : !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %wo : !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %ho : !transform.any_op
+    // Drops the tensor iter_args the hoisting left unchanged, so bufferization writes the
+    // accumulator tile in place instead of through a temporary copy.
+    transform.apply_patterns to %fa {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     transform.yield
   }
 
