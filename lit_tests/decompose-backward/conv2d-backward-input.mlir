@@ -1,24 +1,26 @@
 // RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
 
-// Padding 1, kernel 3: dy is placed at offset d*(k-1) - p = 1 in a zero tensor of
-// H + d*(k-1) = 10; the weight is flipped and its channels swapped by a small generic
-// (wflip[c, f, kh, kw] = w[f, c, 2-kh, 2-kw]), then dx is the upstream forward conv of the
-// padded dy with wflip, stride 1. The flip reads w with tensor.extract: no indexing map
-// has a negative coefficient (MLIR tiling and IREE reject those).
+// Stride 1, padding 1, kernel 3: one phase, the whole adjoint conv. dy is padded by
+// d*(k-1) - p = 1; the weight is flipped and its channels swapped by a small generic
+// (w_ab[c, f, t, u] = w[f, c, 2-t, 2-u]), then dx is the upstream forward conv of the
+// padded dy, stride 1, written straight into dx. The flip reads w with tensor.extract: no
+// indexing map has a negative coefficient (MLIR tiling and IREE reject those).
 // CHECK-LABEL: func.func @bwd_input_padded
-// CHECK:       %[[Z:.*]] = linalg.fill {{.*}} -> tensor<2x4x10x10xf32>
-// CHECK:       %[[DYP:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [2, 4, 8, 8] [1, 1, 1, 1]
+// CHECK:       %[[DYP:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:       : tensor<2x4x8x8xf32> to tensor<2x4x10x10xf32>
 // CHECK:       %[[WF:.*]] = linalg.generic
 // CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
 // CHECK-SAME:    outs(%{{.*}} : tensor<3x4x3x3xf32>)
-// CHECK:         %[[KH:.*]] = linalg.index 2 : index
-// CHECK:         %[[KW:.*]] = linalg.index 3 : index
-// CHECK:         %[[FKH:.*]] = arith.subi %{{.*}}, %[[KH]] : index
-// CHECK:         %[[FKW:.*]] = arith.subi %{{.*}}, %[[KW]] : index
-// CHECK:         %[[V:.*]] = tensor.extract %w[%{{.*}}, %{{.*}}, %[[FKH]], %[[FKW]]] : tensor<4x3x3x3xf32>
+// CHECK:         %[[T:.*]] = linalg.index 2 : index
+// CHECK:         %[[U:.*]] = linalg.index 3 : index
+// CHECK:         %[[FT:.*]] = arith.subi %{{.*}}, %[[T]] : index
+// CHECK:         %[[FU:.*]] = arith.subi %{{.*}}, %[[U]] : index
+// CHECK:         %[[V:.*]] = tensor.extract %w[%{{.*}}, %{{.*}}, %[[FT]], %[[FU]]] : tensor<4x3x3x3xf32>
 // CHECK-NEXT:    linalg.yield %[[V]] : f32
-// CHECK:       linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+// CHECK:       %[[DX:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
 // CHECK-SAME:    ins(%[[DYP]], %[[WF]] : tensor<2x4x10x10xf32>, tensor<3x4x3x3xf32>) outs(%{{.*}} : tensor<2x3x8x8xf32>)
+// CHECK-NOT:   tensor.insert_slice
+// CHECK:       return %[[DX]]
 // CHECK-NOT:   rlx.
 func.func @bwd_input_padded(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
@@ -28,12 +30,26 @@ func.func @bwd_input_padded(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -
 // -----
 
 // Stride 2, and the last window does not reach the input's end (10 and 9 both give 4
-// outputs): dy is dilated by a strided insert_slice; the buffer is sized so that dx has
-// the declared 10 x 9 (high padding d*(k-1) - p + output_padding: 2 + 1 and 2 + 0).
+// outputs): four phases, one stride-1 conv each on a window of dy padded by 1 (no zeros
+// between dy cells). Rows 0, 2, .. take taps {0, 2} (read as 2 - 2t), rows 1, 3, .. tap 1;
+// each phase is inserted into dx with strides 2 at its offset; the odd columns are 4 of 9.
 // CHECK-LABEL: func.func @bwd_input_strided_unreached
-// CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2, 2] [1, 4, 4, 4] [1, 1, 2, 2] : tensor<1x4x4x4xf32> into tensor<1x4x12x11xf32>
-// CHECK:       linalg.conv_2d_nchw_fchw
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x3x10x9xf32>)
+// CHECK:       %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x3x10x9xf32>
+// CHECK:       %[[DYP:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:       linalg.generic
+// CHECK-SAME:    outs(%{{.*}} : tensor<3x4x2x2xf32>)
+// CHECK:         %[[T:.*]] = linalg.index 2 : index
+// CHECK:         %[[TT:.*]] = arith.muli %{{.*}}, %[[T]] : index
+// CHECK:         arith.subi %{{.*}}, %[[TT]] : index
+// CHECK:       %[[P00:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[DYP]], %{{.*}} : tensor<1x4x6x6xf32>, tensor<3x4x2x2xf32>) outs(%{{.*}} : tensor<1x3x5x5xf32>)
+// CHECK:       %[[DX00:.*]] = tensor.insert_slice %[[P00]] into %[[Z]][0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK:       %[[W01:.*]] = tensor.extract_slice %[[DYP]][0, 0, 0, 1] [1, 4, 6, 4] [1, 1, 1, 1]
+// CHECK:       %[[P01:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[W01]], %{{.*}} : tensor<1x4x6x4xf32>, tensor<3x4x2x1xf32>) outs(%{{.*}} : tensor<1x3x5x4xf32>)
+// CHECK:       %[[DX01:.*]] = tensor.insert_slice %[[P01]] into %[[DX00]][0, 0, 0, 1] [1, 3, 5, 4] [1, 1, 2, 2]
+// CHECK:       %[[DX10:.*]] = tensor.insert_slice %{{.*}} into %[[DX01]][0, 0, 1, 0] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK:       tensor.insert_slice %{{.*}} into %[[DX10]][0, 0, 1, 1] [1, 3, 5, 4] [1, 1, 2, 2]
 // CHECK-NOT:   rlx.
 func.func @bwd_input_strided_unreached(%dy: tensor<1x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x3x10x9xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [2, 2] padding [0, 0] : (tensor<1x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x9xf32>
@@ -42,14 +58,15 @@ func.func @bwd_input_strided_unreached(%dy: tensor<1x4x4x4xf32>, %w: tensor<4x3x
 
 // -----
 
-// Dilation 2, rectangular kernel: the flip is KH-1-kh = 2-kh, KW-1-kw = 1-kw on the
-// weight; the conv keeps the forward dilation (dy read at h + 2*kh).
+// Dilation 2, rectangular kernel, stride 1: the flip is 2-t, 1-u on the weight; the conv
+// keeps the forward dilation (dy read at h + 2*t); dy is padded by d*(k-1) = 4, 2.
 // CHECK-LABEL: func.func @bwd_input_dilated
-// CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 4, 2] [1, 4, 5, 4] [1, 1, 1, 1]
+// CHECK:       tensor.pad %{{.*}} low[0, 0, 4, 2] high[0, 0, 4, 2]
 // CHECK:       linalg.generic
 // CHECK-SAME:    outs(%{{.*}} : tensor<3x4x3x2xf32>)
 // CHECK:         tensor.extract %w[{{.*}}] : tensor<4x3x3x2xf32>
 // CHECK:       linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
+// CHECK-SAME:    outs(%{{.*}} : tensor<1x3x9x6xf32>)
 // CHECK-NOT:   rlx.
 func.func @bwd_input_dilated(%dy: tensor<1x4x5x4xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<1x3x9x6xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 2] stride [1, 1] padding [0, 0] dilation [2, 2] : (tensor<1x4x5x4xf32>, tensor<4x3x3x2xf32>) -> tensor<1x3x9x6xf32>
@@ -58,11 +75,25 @@ func.func @bwd_input_dilated(%dy: tensor<1x4x5x4xf32>, %w: tensor<4x3x3x2xf32>) 
 
 // -----
 
-// Stride 3 > kernel 2: two zero rows between dy rows; inputs 6 and 7 of 8 get no gradient.
+// Stride 3 > kernel 2: every phase that a tap reaches has a 1x1 sub-kernel reading dy
+// itself, so it is convolved on dy's flattened rows [1, 3, 1, 9] (one view, shared);
+// rows and columns 2, 5 get no tap: those phases are left out and stay zero.
 // CHECK-LABEL: func.func @bwd_input_stride_gt_kernel
-// CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 3, 3, 3] [1, 1, 3, 3] : tensor<1x3x3x3xf32> into tensor<1x3x9x9xf32>
+// CHECK:       %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x2x8x8xf32>
+// CHECK:       %[[C:.*]] = tensor.collapse_shape %dy {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x3x3x3xf32> into tensor<1x3x9xf32>
+// CHECK:       %[[FLAT:.*]] = tensor.expand_shape %[[C]] {{.*}} output_shape [1, 3, 1, 9]
+// CHECK:       %[[P:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[FLAT]], %{{.*}} : tensor<1x3x1x9xf32>, tensor<2x3x1x1xf32>) outs(%{{.*}} : tensor<1x2x1x9xf32>)
+// CHECK:       %[[PC:.*]] = tensor.collapse_shape %[[P]]
+// CHECK:       %[[PE:.*]] = tensor.expand_shape %[[PC]] {{.*}} output_shape [1, 2, 3, 3]
+// CHECK:       tensor.insert_slice %[[PE]] into %[[Z]][0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 3, 3]
+// CHECK-NOT:   tensor.collapse_shape %dy
 // CHECK:       linalg.conv_2d_nchw_fchw
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x2x8x8xf32>)
+// CHECK-SAME:    ins(%[[FLAT]],
+// CHECK:       tensor.insert_slice {{.*}}[0, 0, 0, 1] [1, 2, 3, 3] [1, 1, 3, 3]
+// CHECK:       tensor.insert_slice {{.*}}[0, 0, 1, 0] [1, 2, 3, 3] [1, 1, 3, 3]
+// CHECK:       tensor.insert_slice {{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 3, 3]
+// CHECK-NOT:   tensor.insert_slice
 // CHECK-NOT:   rlx.
 func.func @bwd_input_stride_gt_kernel(%dy: tensor<1x3x3x3xf32>, %w: tensor<3x2x2x2xf32>) -> tensor<1x2x8x8xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [2, 2] stride [3, 3] padding [0, 0] : (tensor<1x3x3x3xf32>, tensor<3x2x2x2xf32>) -> tensor<1x2x8x8xf32>
@@ -71,10 +102,10 @@ func.func @bwd_input_stride_gt_kernel(%dy: tensor<1x3x3x3xf32>, %w: tensor<3x2x2
 
 // -----
 
-// Padding 2 > d*(k-1) = 1: the adjoint padding is -1, so the padded dy is cropped
-// (extract_slice from offset 1) instead of padded.
+// Padding 2 > d*(k-1) = 1: the adjoint padding is -1, so dy is cropped (extract_slice
+// from offset 1) instead of padded.
 // CHECK-LABEL: func.func @bwd_input_negative_adjoint_padding
-// CHECK:       %[[CROP:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x3x8x8xf32> to tensor<1x3x6x6xf32>
+// CHECK:       %[[CROP:.*]] = tensor.extract_slice %dy[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x3x8x8xf32> to tensor<1x3x6x6xf32>
 // CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-SAME:    ins(%[[CROP]], %{{.*}} : tensor<1x3x6x6xf32>, tensor<2x3x2x2xf32>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
 // CHECK-NOT:   rlx.
@@ -85,7 +116,7 @@ func.func @bwd_input_negative_adjoint_padding(%dy: tensor<1x3x8x8xf32>, %w: tens
 
 // -----
 
-// Groups 2: the padded dy and w are split into (G, F/G); the weight is flipped to
+// Groups 2: the padded dy and w are split into (G, F/G); the sub-kernel is
 // [G, C/G, F/G, KH, KW] (group axis kept in place), the conv is the grouped upstream
 // conv_2d_ngchw_gfchw, and dx [N, G, C/G, H, W] is collapsed back to [N, C, H, W].
 // CHECK-LABEL: func.func @bwd_input_groups
@@ -105,14 +136,18 @@ func.func @bwd_input_groups(%dy: tensor<2x6x4x4xf32>, %w: tensor<6x2x3x3xf32>) -
 
 // -----
 
-// Dynamic batch: the zero buffers and dx take the batch size from dy (tensor.dim).
+// Dynamic batch: zero tensors, dy's windows and views take the batch size from dy
+// (tensor.dim); the phase of rows/columns 0, 2, .. (tap 1 of 3 with padding 1) reads dy
+// itself, flattened.
 // CHECK-LABEL: func.func @bwd_input_dynamic_batch
-// CHECK:       %[[N:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x4x4x4xf32>
-// CHECK:       tensor.empty(%[[N]]) : tensor<?x4x10x10xf32>
-// CHECK:       tensor.insert_slice {{.*}} [1, 1, 2, 2] : tensor<?x4x4x4xf32> into tensor<?x4x10x10xf32>
-// CHECK:       tensor.empty(%{{.*}}) : tensor<?x3x8x8xf32>
+// CHECK:       %[[N:.*]] = tensor.dim %dy, %{{.*}} : tensor<?x4x4x4xf32>
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x3x8x8xf32>
+// CHECK:       tensor.collapse_shape %dy {{.*}} : tensor<?x4x4x4xf32> into tensor<?x4x16xf32>
 // CHECK:       linalg.conv_2d_nchw_fchw
-// CHECK-SAME:    outs(%{{.*}} : tensor<?x3x8x8xf32>)
+// CHECK-SAME:    outs(%{{.*}} : tensor<?x3x1x16xf32>)
+// CHECK:       tensor.insert_slice {{.*}}[0, 0, 0, 0] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2] : tensor<?x3x4x4xf32> into tensor<?x3x8x8xf32>
+// CHECK:       tensor.pad %dy low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK:       tensor.extract_slice {{.*}}[0, 0, 0, 0] [%{{.*}}, 4, 4, 5] [1, 1, 1, 1] : tensor<?x4x5x5xf32> to tensor<?x4x4x5xf32>
 // CHECK-NOT:   rlx.
 func.func @bwd_input_dynamic_batch(%dy: tensor<?x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32>

@@ -1,13 +1,16 @@
 """The input gradient of a convolution as linalg: the adjoint convolution of dy.
 
-    dx[n, c, h, w] = sum_{f, kh, kw} dyp[n, f, h + kh*d, w + kw*d] * wflip[c, f, kh, kw]
+    dx[n, c, i, j] = sum_{f, kh, kw : i = oh*sh + kh*dh - ph, j = ow*sw + kw*dw - pw} dy[n, f, oh, ow] * w[f, c, kh, kw]
 
-Two formulations, chosen by decompose-backward's `conv-input` option: the upstream named
-forward conv of the stride-spread, padded dy with the flipped weight (`direct`), or RLX's
-transposed convolution (`transpose`). See `conv_backward` for the shared conventions.
+Two formulations, chosen by decompose-backward's `conv-input` option: stride-phase
+forward convs of dy (`direct`), or RLX's transposed convolution of the stride-spread dy
+(`transpose`). See `conv_backward` for the shared conventions.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import (
@@ -27,62 +30,199 @@ from rlx_mlir.transforms.builders import (
 from rlx_mlir.transforms.conv_groups import ConvGroups
 
 
+@dataclass(frozen=True)
+class AxisPhase:
+    """The dx rows `start, start + s, start + 2s, ...` (`count` of them) along one axis.
+
+    Row `i = s*q + start` receives the taps `k` with `(start + p - k*d) % s == 0`, which
+    are `taps` (ascending, `step = s / gcd(s, d)` apart), each from dy row
+    `o = q + e - t*d'` for the t-th tap, with `e = (start + p - taps[0]*d) / s` and
+    `d' = d / gcd(s, d)`. Read in reverse tap order that is a stride-1 correlation:
+
+        dx[s*q + start] = sum_t dyw[q + t*d'] * w[taps[T-1-t]]
+
+    of the dy window `dyw` = dy padded low by `low = (T-1)*d' - e` (cropped where
+    negative), `count + (T-1)*d'` long.
+    """
+
+    start: int
+    count: int
+    taps: tuple[int, ...]
+    dilation: int
+    low: int
+
+    @property
+    def window(self) -> int:
+        """Length of the dy window the phase reads."""
+        return self.count + (len(self.taps) - 1) * self.dilation
+
+    @staticmethod
+    def split(size: int, kernel: int, stride: int, padding: int, dilation: int) -> list[AxisPhase]:
+        """The phases of an axis of `size` dx rows; those no tap reaches are left out (their
+        rows get no gradient)."""
+        sub_dilation = dilation // math.gcd(stride, dilation)
+        phases = []
+        for start in range(min(stride, size)):
+            taps = tuple(k for k in range(kernel) if (start + padding - k * dilation) % stride == 0)
+            if not taps:
+                continue
+            first_dy_row = (start + padding - taps[0] * dilation) // stride
+            phases.append(
+                AxisPhase(
+                    start=start,
+                    count=-(-(size - start) // stride),
+                    taps=taps,
+                    dilation=sub_dilation,
+                    low=(len(taps) - 1) * sub_dilation - first_dy_row,
+                )
+            )
+        return phases
+
+    def high(self, out: int) -> int:
+        """High padding of dy (negative: cropped) for this phase's window."""
+        return self.window - self.low - out
+
+
 class ConvBackwardInputDirect(RewritePattern):
-    """dx = conv_2d_nchw_fchw(dyp, wflip, stride 1, dilation d), the adjoint convolution:
+    """dx = one stride-1 forward conv of dy per stride phase (row residue mod s), no zero MACs:
 
-        wflip[c, f, kh, kw] = w[f, c, KH-1-kh, KW-1-kw]
-        dx[n, c, h, w]      = sum_{f, kh, kw} dyp[n, f, h + kh*dh, w + kw*dw] * wflip[c, f, kh, kw]
+        dx[n, c, sh*q + a, sw*r + b] = sum_{f, t, u} dyw_ab[n, f, q + t*dh', r + u*dw'] * w_ab[c, f, t, u]
+        w_ab[c, f, t, u]             = w[f, c, taps_a[Th-1-t], taps_b[Tw-1-u]]
 
-    (the same sum as `dyp[n, f, h + (KH-1-kh)*dh, ...] * w[f, c, kh, kw]` with kh -> KH-1-kh).
-    The kernel flip and channel swap are a small separate generic on the weight (reading w
-    with tensor.extract), so the main
-    contraction reads dyp with non-negative coefficients and is the upstream named forward
-    conv, which schedules tile and vectorize like any forward conv (tiling a map with a
-    negative coefficient aborts in MLIR). With groups the weight is split to
-    [G, F/G, C/G, KH, KW], flipped to [G, C/G, F/G, KH, KW] and the conv is
-    `linalg.conv_2d_ngchw_gfchw` on dyp split to [N, G, F/G, Hp, Wp].
+    (`AxisPhase` has the index algebra: which taps reach a phase, the dy window `dyw_ab`
+    each reads and its dilation d' = d / gcd(s, d)). Each phase is the upstream
+    `linalg.conv_2d_nchw_fchw` (stride 1) of a window of dy (a slice of one padded dy, or
+    dy itself) with a small sub-kernel generic (w read with tensor.extract, so no indexing
+    map has a negative coefficient: MLIR tiling and IREE reject those), and lands in dx by
+    a strided `tensor.insert_slice`; phases that no tap reaches stay zero. With stride 1
+    there is one phase, the whole adjoint conv. Unlike spreading dy with s - 1 zeros
+    between cells and convolving that, no multiply-add reads an inserted zero (3/4 of them
+    for stride 2).
 
-    `dyp` is dy with s - 1 zeros between cells, padded low by `d*(k-1) - p`
-    (`Window2d.adjoint_padding`) and high by that plus the solved output_padding
-    (`Window2d.solved_output_padding`), cropped where either is negative, so dx has exactly
-    the declared H, W, also when the forward conv's last window did not reach the input's
-    end.
+    A phase whose sub-kernel is 1x1 and whose window is exactly dy (1x1 convs) is
+    convolved on dy's flattened rows ([N, F, 1, H*W]): the same contraction with one long
+    row, which the conv schedule's vector tiles along W divide more often. With groups the
+    sub-kernel is [G, C/G, F/G, Th, Tw] and the conv `linalg.conv_2d_ngchw_gfchw` on dy
+    split by groups.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardInputOp, rewriter: PatternRewriter):
-        from rlx_mlir.transforms.conv_transpose import stride_dilate_and_pad
-
-        b = TensorBuilder(rewriter, op)
-        window, groups = op.window(), ConvGroups(op.groups())
+        window = op.window()
         n, c, h, w = shape_of(op.result)
-        f, cg, kh_size, kw_size = shape_of(op.weight)
-        element = element_type_of(op.weight)
-        output_padding = window.solved_output_padding(shape_of(op.grad_output)[2:], (h, w))
-
-        dyp = groups.split(b, stride_dilate_and_pad(b, op.grad_output, window, output_padding), 1)
-        w_split = groups.split(b, op.weight, 0)
-
-        def flipped(r: RegionBuilder, _out: SSAValue) -> SSAValue:
-            *group, c_, f_, kh, kw = (r.loop_index(d) for d in range(len(groups.iterators("ppppp"))))
-            kh_flipped = r.sub(r.index(kh_size - 1), kh)
-            kw_flipped = r.sub(r.index(kw_size - 1), kw)
-            return r.extract(w_split, [*group, f_, c_, kh_flipped, kw_flipped])
-
-        # The flip is read with tensor.extract (in bounds by construction) rather than through
-        # an indexing map `KH-1-kh`: a negative coefficient in a map aborts MLIR's tiling and
-        # IREE's compilation, and the weight is too small for the gather to matter.
-        wflip = b.generic(
-            ins=[],
-            init=b.empty(groups.shape([groups.count, cg, f // groups.count, kh_size, kw_size], 0), element),
-            maps=groups.maps(lambda g, c, f, kh, kw: (g, c, f, kh, kw)),
-            iterators=groups.iterators("ppppp"),
-            body=flipped,
+        window.solved_output_padding(shape_of(op.grad_output)[2:], (h, w))  # consistent sizes, or a GeometryError
+        rows, cols = (
+            AxisPhase.split(size, k, s, p, d)
+            for size, k, s, p, d in zip((h, w), window.kernel, window.stride, window.padding, window.dilation)
         )
-        zeros = b.full(groups.shape([n, groups.count, c // groups.count, h, w], 1), element, 0.0, like=op.grad_output)
+        phases = _Phases(TensorBuilder(rewriter, op), op, rows, cols)
+        if window.stride == (1, 1):
+            (row,), (col,) = rows, cols
+            rewriter.replace(op, [], [phases.conv(row, col)])
+            return
+        b = phases.b
+        dx = b.full((n, c, h, w), element_type_of(op.weight), 0.0, like=op.grad_output)
+        for row in rows:
+            for col in cols:
+                dx = b.insert_slice(phases.conv(row, col), dx, offsets=(0, 0, row.start, col.start), strides=(1, 1, *window.stride))
+        rewriter.replace(op, [], [dx])
+
+
+class _Phases:
+    """The phase convs of one input gradient, sharing one padded dy and one flattened dy."""
+
+    def __init__(self, b: TensorBuilder, op: rlx.Conv2dBackwardInputOp, rows: list[AxisPhase], cols: list[AxisPhase]):
+        self.b, self.op = b, op
+        self.groups = ConvGroups(op.groups())
+        self.dy_out = shape_of(op.grad_output)[2:]
+        self.low = [max([0, *(phase.low for phase in axis)]) for axis in (rows, cols)]
+        self.high = [max([0, *(phase.high(out) for phase in axis)]) for axis, out in zip((rows, cols), self.dy_out)]
+        self._padded: SSAValue | None = None
+        self._flat: SSAValue | None = None
+
+    def padded(self) -> SSAValue:
+        """dy padded by the largest low/high padding any phase needs (built once, when first needed)."""
+        if self._padded is None:
+            self._padded = self.b.pad(self.op.grad_output, (0, 0, *self.low), (0, 0, *self.high), 0.0)
+        return self._padded
+
+    def flat(self) -> SSAValue:
+        """dy as [N, F, 1, Ho*Wo]."""
+        if self._flat is None:
+            n, f = shape_of(self.op.grad_output)[:2]
+            self._flat = _flatten_rows(self.b, self.op.grad_output, (n, f))
+        return self._flat
+
+    def window(self, row: AxisPhase, col: AxisPhase) -> SSAValue:
+        """dyw: dy itself when the phase reads exactly dy, else a slice of the padded dy."""
+        sizes = (row.window, col.window)
+        if (row.low, col.low) == (0, 0) and sizes == self.dy_out:
+            return self.op.grad_output
+        padded = self.padded()
+        offsets = (self.low[0] - row.low, self.low[1] - col.low)
+        if offsets == (0, 0) and sizes == shape_of(padded)[2:]:
+            return padded
+        n, f = shape_of(self.op.grad_output)[:2]
+        return self.b.extract_slice(padded, offsets=(0, 0, *offsets), sizes=(n, f, *sizes))
+
+    def conv(self, row: AxisPhase, col: AxisPhase) -> SSAValue:
+        """dx at rows `row`, columns `col`: [N, C, row.count, col.count]."""
+        b, groups = self.b, self.groups
+        n, c = shape_of(self.op.result)[:2]
+        element = element_type_of(self.op.weight)
+        dyw = self.window(row, col)
+        flat = len(row.taps) == len(col.taps) == 1 and dyw is self.op.grad_output
+        out = (1, row.count * col.count) if flat else (row.count, col.count)
+        zeros = b.full(groups.shape([n, groups.count, c // groups.count, *out], 1), element, 0.0, like=self.op.grad_output)
         conv = b.conv_2d_ngchw_gfchw if groups.grouped else b.conv_2d_nchw_fchw
-        dx = conv(dyp, wflip, zeros, strides=(1, 1), dilations=window.dilation)
-        rewriter.replace(op, [], [groups.merge(b, dx, 1)])
+        dx = conv(
+            groups.split(b, self.flat() if flat else dyw, 1),
+            _sub_kernel(b, self.op.weight, groups, row, col),
+            zeros,
+            strides=(1, 1),
+            dilations=(row.dilation, col.dilation),
+        )
+        dx = groups.merge(b, dx, 1)
+        if flat:
+            dx = b.expand_shape(b.collapse_shape(dx, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, c, row.count, col.count))
+        return dx
+
+
+def _flatten_rows(b: TensorBuilder, value: SSAValue, leading: tuple[int, int]) -> SSAValue:
+    """[N, C, H, W] -> [N, C, 1, H*W] (a view: dy is contiguous)."""
+    h, w = shape_of(value)[2:]
+    return b.expand_shape(b.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (*leading, 1, h * w))
+
+
+def _sub_kernel(b: TensorBuilder, weight: SSAValue, groups: ConvGroups, row: AxisPhase, col: AxisPhase) -> SSAValue:
+    """w_ab[(g,) c, f, t, u] = w[(g,) f, c, taps_a[Th-1-t], taps_b[Tw-1-u]]: the phase's taps,
+    reversed, with the channel axes swapped.
+
+    Read with tensor.extract (in bounds by construction) rather than through an indexing
+    map `last - step*t`: a negative coefficient in a map aborts MLIR's tiling and IREE's
+    compilation, and the weight is too small for the gather to matter.
+    """
+    f, cg = shape_of(weight)[:2]
+    w_split = groups.split(b, weight, 0)
+
+    def tap(r: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:
+        last = r.index(axis.taps[-1])
+        if len(axis.taps) == 1:
+            return last
+        step = axis.taps[1] - axis.taps[0]
+        return r.sub(last, t if step == 1 else r.mul(r.index(step), t))
+
+    def sub_kernel_value(r: RegionBuilder, _out: SSAValue) -> SSAValue:
+        *group, c_, f_, t, u = (r.loop_index(d) for d in range(len(groups.iterators("ppppp"))))
+        return r.extract(w_split, [*group, f_, c_, tap(r, row, t), tap(r, col, u)])
+
+    return b.generic(
+        ins=[],
+        init=b.empty(groups.shape([groups.count, cg, f // groups.count, len(row.taps), len(col.taps)], 0), element_type_of(weight)),
+        maps=groups.maps(lambda g, c, f, t, u: (g, c, f, t, u)),
+        iterators=groups.iterators("ppppp"),
+        body=sub_kernel_value,
+    )
 
 
 class ConvBackwardInputTranspose(RewritePattern):

@@ -1,52 +1,97 @@
 // Schedule library of the `optimizing` pipelines: linalg.conv_2d_nchw_fchw
-// (decompose-backward's direct input gradient, and forward convs). Entry point @apply_conv.
+// (decompose-backward's input gradient phases, and forward convs). Entry point @apply_conv.
 //
-// 2 threads over the batch; unit n, oh, kh tiles decomposed to 1-D convs; those tiled
-// 16 f x 7 ow x 16 c x 1 kw (7 divides every spatial size of the benchmark: 7 ... 224) and
-// vectorized by the 1-D conv vectorizer (16 output channels x 7 columns, sum over 16 input
-// channels per step; measured against 8/32 f, 14 ow, 8/32/64 c: within noise or slower).
-// Measured: ~10x the unscheduled loops on dx 64x56 3x3; the alternative
-// convert_conv2d_to_img2col + matmul tiling made mlir-opt 22 run out of memory.
+// Vector lanes run along the output width (ow), the contiguous axis of NCHW, so no
+// transposes are needed (the 1-D conv vectorizer computes in NWC and transposed NCW
+// operands in registers: ~12 GFLOP/s on dx 64x56 3x3). Per conv:
+//   generalize; 2 threads over the batch;
+//   split ow into chunks of 8-column tiles (continuous_tile_sizes: 56 = 7*8, 28 = 3*8 + 4)
+//   so every tile has a static width and vectorizes (partial tiles would not);
+//   per chunk: register tile 8 f x 8 ow (8 ymm accumulators on AVX2), 16 c per step, unit
+//   kh/kw tiles folded away so the tile is the contraction
+//       acc[f, ow] += sum_c w[f, c] * x[c, ow]
+//   interchanged to (ow, f, c) so that the outer-product lowering broadcasts w[f, c] and
+//   multiplies whole rows x[c, ow:ow+8] (lanes along ow); accumulators hoisted out of the
+//   c/kh/kw loops.
+// Measured against 16 ow lanes (16 accumulators spill on AVX2's 16 registers), 4 f x 16
+// ow and loop orders with oh or ow outside f: within noise or slower.
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @match_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
-    // At least one full 16 f x 7 ow register tile: narrower convs (e.g. the stem's input
-    // gradient, 3 channels) are faster as LLVM-vectorized loops than as partial tiles.
+    // At least one full 8-column tile: splitting off an empty first chunk asserts in
+    // mlir-opt 22 (narrower convs stay loops that LLVM vectorizes).
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
-      %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
-      %c7 = transform.param.constant 7 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %f, %c16 : !transform.param<i64>
-      transform.match.param.cmpi ge %ow, %c7 : !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %c8 : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
   }
 
+  // One ow chunk of a thread's conv (generic, dims n, f, oh, ow, c, kh, kw), `%width`
+  // columns per tile.
+  transform.named_sequence @schedule_conv_chunk(%chunk: !transform.any_op {transform.consumed},
+                                                %width: !transform.param<i64> {transform.readonly}) {
+    transform.sequence %chunk : !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      // Unit n, oh, kh, kw tiles; a partial f tile (f not a multiple of 8) does not
+      // vectorize and stays scalar.
+      %t, %l:7 = transform.structured.tile_using_for %c tile_sizes [1, 8, 1, %width, 16, 1, 1]
+          : (!transform.any_op, !transform.param<i64>)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
+              !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // Only inside this chunk's loops: the folding must not touch other ops.
+      transform.apply_patterns to %l#0 {
+        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %tile = transform.structured.match ops{["linalg.generic"]} in %l#0 : (!transform.any_op) -> !transform.any_op
+      // (f, ow, c) -> (ow, f, c): the contraction's result is then [f, ow] "transposed"
+      // (n, m), which the outer-product lowering computes as rows of ow lanes.
+      %rows = transform.structured.interchange %tile iterator_interchange = [1, 0, 2]
+          : (!transform.any_op) -> !transform.any_op
+      transform.structured.vectorize %rows : !transform.any_op
+      transform.apply_patterns to %l#0 {
+        transform.apply_patterns.vector.reduction_to_contract
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      // Constants the vectorizer put inside the loops would make the accumulator's
+      // transfer indices loop-variant: hoist them first.
+      transform.apply_licm to %l#6 : !transform.any_op
+      transform.apply_licm to %l#5 : !transform.any_op
+      transform.apply_licm to %l#4 : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#6 : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#5 : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %l#4 : !transform.any_op
+      // Drops the slices the hoisting left as pass-through loop arguments (they would
+      // make bufferization copy the accumulator tile).
+      transform.apply_patterns to %l#0 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+    }
+    transform.yield
+  }
+
   transform.named_sequence @schedule_conv(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%c: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %c num_threads [2]
+      %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
+      %t, %forall = transform.structured.tile_using_forall %g num_threads [2]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Unit n, oh, kh tiles (never partial) make the op a 1-D conv while its shapes are
-      // still static: decomposing a partial (dynamic-size) tile asserts in mlir-opt 22.
-      %t1, %lo:3 = transform.structured.tile_using_for %t0 tile_sizes [1, 0, 1, 0, 0, 1, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %d1 = transform.structured.decompose %t1 : (!transform.any_op) -> !transform.any_op
-      // conv_1d_ncw_fcw (n, f, ow, c, kw): register tile 16 f x 7 ow, 16 c per step. Partial
-      // tiles (sizes these do not divide) do not vectorize and stay scalar.
-      %d, %l:4 = transform.structured.tile_using_for %d1 tile_sizes [0, 16, 7, 16, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.structured.vectorize %d : !transform.any_op
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#3 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#2 : !transform.any_op
+      %widths, %ends = transform.structured.continuous_tile_sizes %t { dimension = 3, target_size = 8 }
+          : (!transform.any_op) -> !transform.param<i64>
+      %chunks = transform.structured.split %t after %ends { dimension = 3, multiway }
+          : !transform.any_op, !transform.param<i64>
+      transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
+      ^bb1(%chunk: !transform.any_op, %width: !transform.param<i64>):
+        transform.include @schedule_conv_chunk failures(suppress) (%chunk, %width)
+            : (!transform.any_op, !transform.param<i64>) -> ()
+      }
     }
     transform.yield
   }
