@@ -35,35 +35,52 @@ module attributes {transform.with_named_sequence} {
       %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, 16, 0, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                     !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_register_tile failures(propagate) (%fa, %l#4, %l#5)
-          : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      // Channel counts the tile does not divide: the last partial q and p tiles are
+      // peeled off (nothing to peel when it divides) and stay scalar loops.
+      transform.sequence %l#3 : !transform.any_op failures(suppress) {
+      ^bb0(%loop: !transform.any_op):
+        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      }
+      transform.sequence %l#2 : !transform.any_op failures(suppress) {
+      ^bb0(%loop: !transform.any_op):
+        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      }
+      transform.include @vectorize_register_tiles failures(propagate) (%fa) : (!transform.any_op) -> ()
     }
     transform.yield
   }
 
-  // The register tile (unit kh, kw, n, ho, wo; p x q channels) inside thread loop %fa and
-  // reduction loops %ho, %wo: unit dims folded, vectorized as one vector.contract, lowered
-  // later to outer-product FMAs; the accumulator hoisted out of both loops into registers.
-  transform.named_sequence @vectorize_register_tile(%fa: !transform.any_op {transform.readonly},
-      %ho: !transform.any_op {transform.readonly}, %wo: !transform.any_op {transform.readonly}) {
+  // The register tiles (unit kh, kw, n, ho, wo; p x q channels) inside thread loop %fa:
+  // unit dims folded, each full (static) tile vectorized as one vector.contract, lowered
+  // later to outer-product FMAs; each accumulator hoisted out of the (ho, wo) reduction
+  // loops into registers. Partial tiles fail to vectorize and stay scalar.
+  transform.named_sequence @vectorize_register_tiles(%fa: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %fa {
       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    %inner = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-    transform.structured.vectorize %inner : !transform.any_op
+    %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      transform.sequence %tile : !transform.any_op failures(suppress) {
+      ^bb1(%t: !transform.any_op):
+        transform.structured.vectorize %t : !transform.any_op
+      }
+    }
     transform.apply_patterns to %fa {
       transform.apply_patterns.vector.reduction_to_contract
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    // Padding values and index constants out of the reduction loops first, so the
-    // accumulator's transfer pair is loop invariant and hoists into registers.
-    transform.apply_licm to %wo : !transform.any_op
-    transform.apply_licm to %ho : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %wo : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %ho : !transform.any_op
+    // Innermost loops first (the match is a post-order walk). Padding values and index
+    // constants leave the loops first, so each accumulator's transfer pair is loop
+    // invariant and hoists.
+    %loops = transform.structured.match ops{["scf.for"]} in %fa : (!transform.any_op) -> !transform.any_op
+    transform.apply_licm to %loops : !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
     // Drops the tensor iter_args the hoisting left unchanged, so bufferization writes the
     // accumulator tile in place instead of through a temporary copy.
     transform.apply_patterns to %fa {
