@@ -274,6 +274,16 @@ def test_gather_form_conv_weight_is_scheduled_and_correct(pipeline, stride):
 
 
 @pytest.mark.parametrize("pipeline", OPTIMIZING)
+def test_conv_weight_partial_channel_tiles_are_correct(pipeline):
+    # c = 40: 20 per thread, one full 16-wide tile and a peeled 4-wide rest; f = 10: two
+    # full 4-row tiles and a peeled 2-row rest.
+    n, c, f, size = 2, 40, 10, 9
+    text = conv_weight_module(n, c, f, size)
+    dy, x = rand(n, size - 2, size - 2, f), rand(n, size, size, c)
+    assert_close(compile_module(text, pipeline)["dw"](dy, x), dw_reference(dy, x, 1))
+
+
+@pytest.mark.parametrize("pipeline", OPTIMIZING)
 def test_dynamic_batch_conv_weight_falls_back_correctly(pipeline):
     text = conv_weight_module(0, 4, 6, 9, 1, dynamic=True)
     fn = compile_module(text, pipeline)["dw"]
