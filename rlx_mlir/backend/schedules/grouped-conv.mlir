@@ -211,13 +211,16 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       transform.include @fuse_zero_init failures(suppress) (%init, %fa) : (!transform.any_op, !transform.any_op) -> ()
       %forall = transform.get_parent_op %t0 {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
-      // One (g, f, c, kh, kw) row per step, its zero init fused in; accumulated over
-      // (n, ho), each step over the row in 8-wide chunks.
-      %t1, %rows:5 = transform.structured.fuse %t0 tile_sizes [1, 1, 1, 1, 1, 0, 0, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // One (g, f, c) per step, its KH x KW rows zeroed (the fused init) and accumulated
+      // over (n, ho): each dy row and the x rows it meets are read once per step and used
+      // for every (kh, kw) while in cache; each row in 8-wide chunks.
+      %t1, %rows:3 = transform.structured.fuse %t0 tile_sizes [1, 1, 1, 0, 0, 0, 0, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %t2, %red:2 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 0, 0, 0, 0, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t3, %chunks = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 0, 8, 0, 0]
+      %t3, %taps:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 1, 1, 0, 0, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t4, %chunks = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 0, 0, 8, 0, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       transform.include @peel_partial_chunk failures(suppress) (%chunks) : (!transform.any_op) -> ()
       transform.include @vectorize_chunks failures(propagate) (%forall) : (!transform.any_op) -> ()
