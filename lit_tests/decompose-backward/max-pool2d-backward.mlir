@@ -1,31 +1,30 @@
 // RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
 
-// PyTorch's rule (pool-ties=first, the default): the window max, the first valid cell
-// equal to it (or the last NaN) as a flat offset kh*KW + kw, then a gather over the
-// windows that contain each input cell. Upstream dialects only; no scatter.
+// PyTorch's rule (pool-ties=first, the default): per window the index h*W + w of its
+// winner (a cell replaces the running winner when `v > max || isnan(v)`: the first
+// maximum, or the last NaN), then a gather over the windows that contain each input cell.
+// Upstream dialects only; no scatter, no padded copy of x. Each generic carries the
+// `pool_schedule` tag the backend's pool schedule selects it by.
 
-// Overlapping windows (k3 s2 p1): -inf padding, a 3x3 window loop for the max and the
-// argmax, and ceil(3/2) x ceil(3/2) = 2x2 candidate windows per input cell.
+// Overlapping windows (k3 s2 p1): one scan over each 3x3 window, reading x (as [N, C, H*W])
+// at clamped indices and skipping cells in the padding, then ceil(3/2) x ceil(3/2) = 2x2
+// candidate windows per input cell, compared with the cell's own index.
 // CHECK-LABEL: func.func @max_k3s2p1_overlapping
-// CHECK:       %[[XPAD:.*]] = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK:         tensor.yield %{{.*}} : f32
-// CHECK:       } : tensor<1x2x9x9xf32> to tensor<1x2x11x11xf32>
-// CHECK:       %[[MAX:.*]] = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), ((d3 * 2) + d5))>
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:    ins(%[[XPAD]], %{{.*}} : tensor<1x2x11x11xf32>, tensor<3x3xf32>)
-// CHECK:         arith.maximumf
-// CHECK:       } -> tensor<1x2x5x5xf32>
+// CHECK-NOT:   tensor.pad
+// CHECK:       %[[FLAT:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x2x9x9xf32> into tensor<1x2x81xf32>
 // CHECK:       %[[ARGMAX:.*]] = linalg.generic
-// CHECK-SAME:    ins(%[[XPAD]], %{{.*}}, %[[MAX]] : tensor<1x2x11x11xf32>, tensor<3x3xf32>, tensor<1x2x5x5xf32>)
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x2x5x5xi32>)
-// CHECK:         arith.cmpf oeq
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%{{.*}} : tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x5x5xi32>) attrs = {pool_schedule = "loops"}
+// CHECK:         arith.cmpi ult
+// CHECK:         tensor.extract %[[FLAT]][{{.*}}] : tensor<1x2x81xf32>
+// CHECK:         tensor.extract %[[FLAT]][{{.*}}] : tensor<1x2x81xf32>
+// CHECK:         arith.cmpf ogt
 // CHECK:         arith.cmpf uno
 // CHECK:         arith.index_cast %{{.*}} : index to i32
 // CHECK:       } -> tensor<1x2x5x5xi32>
 // CHECK:       %[[DX:.*]] = linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x9x9xf32>)
+// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x9x9xf32>) attrs = {pool_schedule = "loops"}
 // CHECK:         arith.divui
 // CHECK:         tensor.extract %[[ARGMAX]][{{.*}}] : tensor<1x2x5x5xi32>
 // CHECK:         tensor.extract %dy[{{.*}}] : tensor<1x2x5x5xf32>
@@ -39,18 +38,25 @@ func.func @max_k3s2p1_overlapping(%x: tensor<1x2x9x9xf32>, %dy: tensor<1x2x5x5xf
 
 // -----
 
-// Windows that tile the input (k2 s2, no padding): no pad; after the max and the argmax,
-// one all-parallel generic over (n, c, oh, kh, ow, kw) reads dy and the argmax at
-// (n, c, oh, ow), with no tensor.extract, and dx is its [N, C, Ho*KH, Wo*KW] collapse.
+// Windows that tile the input (k2 s2, no padding): no pad and no tensor.extract. The
+// argmax reads the window's cells as KH*KW operands (x viewed as [N, C, Ho, KH, Wo, KW])
+// and yields the winner's offset kh*KW + kw; one all-parallel generic over
+// (n, c, oh, kh, ow, kw) then reads dy and the argmax at (n, c, oh, ow), and dx is its
+// [N, C, Ho*KH, Wo*KW] collapse.
 // CHECK-LABEL: func.func @max_k2s2
 // CHECK-NOT:   tensor.pad
-// CHECK:       } -> tensor<1x1x4x4xf32>
+// CHECK:       %[[XT:.*]] = tensor.expand_shape %x {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64], [4 : i64, 5 : i64]] output_shape [1, 1, 4, 2, 4, 2]
 // CHECK:       %[[ARGMAX:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[XT]], %[[XT]], %[[XT]], %[[XT]] : {{.*}}) outs(%{{.*}} : tensor<1x1x4x4xi32>) attrs = {pool_schedule = "loops"}
+// CHECK:         arith.cmpf ogt
+// CHECK:         arith.cmpf uno
 // CHECK:       } -> tensor<1x1x4x4xi32>
 // CHECK:       %[[TILES:.*]] = linalg.generic
 // CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%dy, %[[ARGMAX]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xi32>)
+// CHECK-SAME:    ins(%dy, %[[ARGMAX]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xi32>) outs(%{{.*}}) attrs = {pool_schedule = "rows"}
 // CHECK-NOT:     tensor.extract
 // CHECK:         arith.cmpi eq
 // CHECK:         arith.select
@@ -69,8 +75,8 @@ func.func @max_k2s2(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) -> tensor
 // fail the `kh < KH` test and get zero.
 // CHECK-LABEL: func.func @max_stride_exceeds_kernel
 // CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 3) + d4), ((d3 * 3) + d5))>
-// CHECK:       } -> tensor<1x1x3x3xf32>
+// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x1x3x3xi32>)
+// CHECK:         arith.constant 3 : index
 // CHECK:       } -> tensor<1x1x3x3xi32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x1x8x8xf32>)
@@ -83,15 +89,12 @@ func.func @max_stride_exceeds_kernel(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x3x
 
 // -----
 
-// Rectangular kernel, stride and padding (k3x2 s2x1 p1x0): each axis has its own window
-// map, and the candidate loops are ceil(3/2) x ceil(2/1) = 2x2.
+// Rectangular kernel, stride and padding (k3x2 s2x1 p1x0): the scan runs over 3x2
+// windows, and the candidate loops are ceil(3/2) x ceil(2/1) = 2x2.
 // CHECK-LABEL: func.func @max_rectangular
-// CHECK:       tensor.pad %x low[0, 0, 1, 0] high[0, 0, 1, 0]
-// CHECK:       } : tensor<1x1x7x6xf32> to tensor<1x1x9x6xf32>
+// CHECK-NOT:   tensor.pad
 // CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), (d3 + d5))>
-// CHECK-SAME:    tensor<3x2xf32>
-// CHECK:       } -> tensor<1x1x4x5xf32>
+// CHECK-SAME:    ins(%{{.*}} : tensor<3x2xf32>) outs(%{{.*}} : tensor<1x1x4x5xi32>)
 // CHECK:       } -> tensor<1x1x4x5xi32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x1x7x6xf32>)
@@ -103,10 +106,9 @@ func.func @max_rectangular(%x: tensor<1x1x7x6xf32>, %dy: tensor<1x1x4x5xf32>) ->
 
 // -----
 
-// Padding 3 with a 7x7 kernel at stride 1: 7x7 candidate windows, padded by 3 with -inf.
+// Padding 3 with a 7x7 kernel at stride 1: 7x7 windows and 7x7 candidate windows.
 // CHECK-LABEL: func.func @max_k7p3
-// CHECK:       tensor.pad %x low[0, 0, 3, 3] high[0, 0, 3, 3]
-// CHECK:       } : tensor<2x3x10x10xf32> to tensor<2x3x16x16xf32>
+// CHECK:       ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x10x10xi32>)
 // CHECK:       } -> tensor<2x3x10x10xi32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x10x10xf32>)
@@ -120,11 +122,9 @@ func.func @max_k7p3(%x: tensor<2x3x10x10xf32>, %dy: tensor<2x3x10x10xf32>) -> te
 
 // Dynamic batch: every intermediate takes its batch size from the input.
 // CHECK-LABEL: func.func @max_dynamic_batch
-// CHECK:       tensor.pad %x
-// CHECK:       } : tensor<?x4x9x9xf32> to tensor<?x4x11x11xf32>
+// CHECK:       tensor.collapse_shape %x {{.*}} : tensor<?x4x9x9xf32> into tensor<?x4x81xf32>
 // CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4x9x9xf32>
-// CHECK:       tensor.empty(%[[N]]) : tensor<?x4x5x5xf32>
-// CHECK:       } -> tensor<?x4x5x5xf32>
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x4x5x5xi32>
 // CHECK:       } -> tensor<?x4x5x5xi32>
 // CHECK:       %[[DX:.*]] = linalg.generic
 // CHECK:       } -> tensor<?x4x9x9xf32>
@@ -137,11 +137,10 @@ func.func @max_dynamic_batch(%x: tensor<?x4x9x9xf32>, %dy: tensor<?x4x5x5xf32>) 
 
 // -----
 
-// f64 stays f64 end to end; the padding and the max's initial value are f64 -inf.
+// f64 stays f64 end to end.
 // CHECK-LABEL: func.func @max_f64
-// CHECK:       arith.constant 0xfff0000000000000 : f64
-// CHECK:       tensor.pad
-// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : f64
+// CHECK:         tensor.extract %{{.*}} : tensor<2x2x36xf64>
+// CHECK:         arith.cmpf ogt, %{{.*}}, %{{.*}} : f64
 // CHECK:         arith.cmpf uno, %{{.*}}, %{{.*}} : f64
 // CHECK:         arith.addf %{{.*}}, %{{.*}} : f64
 // CHECK:       } -> tensor<2x2x6x6xf64>
@@ -156,6 +155,7 @@ func.func @max_f64(%x: tensor<2x2x6x6xf64>, %dy: tensor<2x2x3x3xf64>) -> tensor<
 // Tiling windows that leave a row and a column uncovered (9x7 input, k2 s2): those cells
 // get no gradient, so the collapsed tiles are zero-padded on the high side.
 // CHECK-LABEL: func.func @max_k2s2_leftover
+// CHECK:       tensor.extract_slice %x[0, 0, 0, 0] [1, 1, 8, 6] [1, 1, 1, 1]
 // CHECK:       tensor.collapse_shape %{{.*}} : tensor<1x1x4x2x3x2xf32> into tensor<1x1x8x6xf32>
 // CHECK:       %[[DX:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 1]
 // CHECK:       } : tensor<1x1x8x6xf32> to tensor<1x1x9x7xf32>

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -51,6 +51,20 @@ POOL_TIES = ("first", "all")
 ARGMAX_TYPE = IntegerType(32)
 NO_ARGMAX = -1
 NEG_INF = float("-inf")
+# Largest window whose cells the tiled max-pool argmax reads as separate operands.
+MAX_UNROLLED_WINDOW = 16
+
+
+# The backend's pool schedule (rlx_mlir/backend/schedules/pool.mlir) picks its action by
+# this discardable attribute: "rows" vectorizes an all-parallel tiled gather along its
+# (ow, kw) rows; "loops" runs an op as scalar loops (window scans, clamped reads).
+SCHEDULE_ATTR = "pool_schedule"
+
+
+def _scheduled(result: SSAValue, how: str) -> SSAValue:
+    """`result` after tagging its generic with how the backend should schedule it."""
+    result.owner.attributes[SCHEDULE_ATTR] = StringAttr(how)
+    return result
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,6 @@ def _window_gather(
     jh, jw = window.windows_per_cell()
     oh_, ow_ = out_shape[2], out_shape[3]
     element = element_type_of(like)
-    zeros = b.full(dx_shape, element, 0.0, like=like)
     candidates = b.empty((jh, jw), element)  # shape only: the extent of the (jh, jw) loops
 
     def axis(r: RegionBuilder, cell: SSAValue, j: SSAValue, pad: int, stride: int, kernel: int, windows: int, count: int):
@@ -105,9 +118,11 @@ def _window_gather(
         return o, k, valid
 
     def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
-        acc = args[-1]
         cell = args[0] if cell_input is not None else None
         n, c, h, w, j_h, j_w = (r.loop_index(d) for d in range(6))
+        # The sum starts at the first candidate: the init is shape only (no zero-fill pass).
+        first = r.and_(r.cmpi("eq", j_h, r.index(0)), r.cmpi("eq", j_w, r.index(0)))
+        acc = r.select(first, r.constant(0.0, element), args[-1])
         oh, kh, valid_h = axis(r, h, j_h, ph, sh, kh_, jh, oh_)
         ow, kw, valid_w = axis(r, w, j_w, pw, sw, kw_, jw, ow_)
         valid = r.and_(valid_h, valid_w)
@@ -115,17 +130,19 @@ def _window_gather(
         candidate = _Candidate(n, c, r.select(valid, oh, zero), r.select(valid, ow, zero), kh, kw)
         hit, value = contribution(r, candidate, cell)
         take = valid if hit is None else r.and_(valid, hit)
-        return r.select(take, r.add(acc, value), acc)
+        # Adding 0 where the candidate does not count (rather than keeping acc) is exact: a
+        # sum that starts at +0 is never -0.
+        return r.add(acc, r.select(take, value, r.constant(0.0, element)))
 
     ins = [cell_input] if cell_input is not None else []
     maps = [lambda n, c, h, w, j, k: (n, c, h, w)] * len(ins)
-    return b.generic(
+    return _scheduled(b.generic(
         ins=[*ins, candidates],
-        init=zeros,
+        init=b.empty(dx_shape, element, like=like),
         maps=[*maps, lambda n, c, h, w, j, k: (j, k), lambda n, c, h, w, j, k: (n, c, h, w)],
         iterators="ppppRR",
         body=body,
-    )
+    ), "loops")
 
 
 def _tiles_input(window: Window2d) -> bool:
@@ -169,13 +186,13 @@ def _tiled_gather(
         ins.append(b.expand_shape(cells, [[0], [1], [2, 3], [4, 5]], tiles))
         maps.append(lambda n, c, oh, kh, ow, kw: (n, c, oh, kh, ow, kw))
 
-    dx_tiles = b.generic(
+    dx_tiles = _scheduled(b.generic(
         ins=ins,
         init=b.empty(tiles, element, like=like),
         maps=[*maps, lambda n, c, oh, kh, ow, kw: (n, c, oh, kh, ow, kw)],
         iterators="pppppp",
         body=lambda r, *args: value(r, *args[:-1]),
-    )
+    ), "rows")
     dx = b.collapse_shape(dx_tiles, [[0], [1], [2, 3], [4, 5]])
     high = (0, 0, dx_shape[2] - covered[2], dx_shape[3] - covered[3])
     return b.pad(dx, (0, 0, 0, 0), high, 0.0)
@@ -192,7 +209,7 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
     xpad = b.pad_spatial(x, (ph, pw), NEG_INF)
     init = b.full(out_shape, element_type_of(x), NEG_INF, like=x)
     cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
-    m = b.generic(
+    m = _scheduled(b.generic(
         ins=[xpad, cells],
         init=init,
         maps=[
@@ -202,45 +219,85 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
         ],
         iterators="ppppRR",
         body=lambda r, v, _cell, acc: r.emit(arith.MaximumfOp(acc, v)).results[0],
-    )
+    ), "loops")
     return xpad, m
 
 
 def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> SSAValue:
-    """a[n, c, oh, ow] = kh*KW + kw of the window's first cell equal to its max (PyTorch's rule).
+    """a[n, c, oh, ow] = h*W + w of the window's winner under PyTorch's rule (its saved indices).
 
-    Scanning (kh, kw) row-major over valid cells only, a cell becomes the winner when
-    `(a == -1 && v == m) || isnan(v)`: the first maximum wins, the last NaN wins (m is
-    NaN exactly when the window holds one), an all -inf window goes to its first valid cell.
+    One pass over the window's cells in row-major order, reading x (viewed as [N, C, H*W])
+    at clamped indices; cells in the padding are skipped, so no padded copy of x is made.
+    The first valid cell starts the scan, and a later cell replaces the winner `a` when
+    `v > x[a] || isnan(v)`: the first maximum wins, the last NaN wins, and an all -inf
+    window goes to its first valid cell. The init is shape only: the first cell (kh, kw) =
+    (0, 0) starts from "no winner" (-1).
     """
     (_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
     h_in, w_in = shape_of(x)[2], shape_of(x)[3]
-    xpad, m = _window_max(b, x, window, out_shape)
-    none = b.full(out_shape, ARGMAX_TYPE, NO_ARGMAX, like=x)
+    flat = b.collapse_shape(x, [[0], [1], [2, 3]])
     cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
 
-    def body(r: RegionBuilder, v: SSAValue, _cell: SSAValue, mx: SSAValue, a: SSAValue) -> SSAValue:
-        oh, ow, kh, kw = (r.loop_index(d) for d in (2, 3, 4, 5))
+    def body(r: RegionBuilder, _cell: SSAValue, acc: SSAValue) -> SSAValue:
+        n, c, oh, ow, kh, kw = (r.loop_index(d) for d in range(6))
         ih = r.sub(r.add(r.mul(oh, r.index(sh)), kh), r.index(ph))
         iw = r.sub(r.add(r.mul(ow, r.index(sw)), kw), r.index(pw))
         valid = r.and_(r.in_range(ih, r.index(h_in)), r.in_range(iw, r.index(w_in)))
-        first_max = r.and_(r.cmpi("eq", a, r.constant(NO_ARGMAX, ARGMAX_TYPE)), r.cmpf("oeq", v, mx))
-        wins = r.and_(valid, r.or_(first_max, r.cmpf("uno", v, v)))
-        offset = r.index_cast(r.add(r.mul(kh, r.index(kw_)), kw), ARGMAX_TYPE)
-        return r.select(wins, offset, a)
+        here = r.select(valid, r.add(r.mul(ih, r.index(w_in)), iw), r.index(0))
+        none = r.constant(NO_ARGMAX, ARGMAX_TYPE)
+        first = r.and_(r.cmpi("eq", kh, r.index(0)), r.cmpi("eq", kw, r.index(0)))
+        best = r.select(first, none, acc)
+        unset = r.cmpi("eq", best, none)
+        best_at = r.select(unset, r.index(0), r.index_cast(best, IndexType()))
+        v = r.extract(flat, [n, c, here])
+        beats = r.or_(r.cmpf("ogt", v, r.extract(flat, [n, c, best_at])), r.cmpf("uno", v, v))
+        wins = r.and_(valid, r.or_(unset, beats))
+        return r.select(wins, r.index_cast(here, ARGMAX_TYPE), best)
 
-    return b.generic(
-        ins=[xpad, cells, m],
-        init=none,
-        maps=[
-            lambda n, c, oh, ow, kh, kw: (n, c, oh * sh + kh, ow * sw + kw),
-            lambda n, c, oh, ow, kh, kw: (kh, kw),
-            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
-            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
-        ],
+    return _scheduled(b.generic(
+        ins=[cells],
+        init=b.empty(out_shape, ARGMAX_TYPE, like=x),
+        maps=[lambda n, c, oh, ow, kh, kw: (kh, kw), lambda n, c, oh, ow, kh, kw: (n, c, oh, ow)],
         iterators="ppppRR",
         body=body,
-    )
+    ), "loops")
+
+
+def _tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_shape: tuple[int, ...]) -> SSAValue:
+    """a[n, c, oh, ow] = kh*KW + kw of the window's winner under PyTorch's rule, for tiling windows.
+
+    PyTorch's own scan over the window's KH*KW cells, which the body reads as one operand
+    each (x viewed as tiles, at (oh, i, ow, j)): a cell replaces the running winner when
+    `v > max || isnan(v)`, starting from the first cell. One pass over x with plain
+    projections and no reduction loops.
+    """
+    (kh_, kw_) = window.kernel
+    n_, c_, oh_, ow_ = out_shape
+    covered = (n_, c_, oh_ * kh_, ow_ * kw_)
+    tiles = (n_, c_, oh_, kh_, ow_, kw_)
+    cells = x if shape_of(x)[2:] == covered[2:] else b.extract_slice(x, (0, 0, 0, 0), covered)
+    x_tiles = b.expand_shape(cells, [[0], [1], [2, 3], [4, 5]], tiles)
+    offsets = [(i, j) for i in range(kh_) for j in range(kw_)]
+
+    def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
+        values = args[: len(offsets)]
+        best, best_value = r.constant(0, ARGMAX_TYPE), values[0]
+        for offset, v in enumerate(values[1:], start=1):
+            wins = r.or_(r.cmpf("ogt", v, best_value), r.cmpf("uno", v, v))
+            best = r.select(wins, r.constant(offset, ARGMAX_TYPE), best)
+            best_value = r.select(wins, v, best_value)
+        return best
+
+    def cell_map(i: int, j: int):
+        return lambda n, c, oh, ow: (n, c, oh, i, ow, j)
+
+    return _scheduled(b.generic(
+        ins=[x_tiles] * len(offsets),
+        init=b.empty(out_shape, ARGMAX_TYPE, like=x),
+        maps=[*(cell_map(i, j) for i, j in offsets), lambda n, c, oh, ow: (n, c, oh, ow)],
+        iterators="pppp",
+        body=body,
+    ), "loops")
 
 
 class MaxPool2dBackwardFirstMax(RewritePattern):
@@ -255,9 +312,8 @@ class MaxPool2dBackwardFirstMax(RewritePattern):
         b = TensorBuilder(rewriter, op)
         window = op.window()
         kw_ = window.kernel[1]
-        argmax = _first_argmax(b, op.input, window, shape_of(op.grad_output))
-
-        if _tiles_input(window):
+        if _tiles_input(window) and window.kernel[0] * window.kernel[1] <= MAX_UNROLLED_WINDOW:
+            argmax = _tiled_first_argmax(b, window, op.input, shape_of(op.grad_output))
 
             def routed_tile(r: RegionBuilder, dy: SSAValue, a: SSAValue) -> SSAValue:
                 kh, kw = r.loop_index(3), r.loop_index(5)
@@ -271,10 +327,14 @@ class MaxPool2dBackwardFirstMax(RewritePattern):
             rewriter.replace(op, [], [dx])
             return
 
+        argmax = _first_argmax(b, op.input, window, shape_of(op.grad_output))
+
+        w_in = shape_of(op.input)[3]
+
         def routed_here(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
             index = [at.n, at.c, at.oh, at.ow]
-            offset = r.index_cast(r.add(r.mul(at.kh, r.index(kw_)), at.kw), ARGMAX_TYPE)
-            hit = r.cmpi("eq", r.extract(argmax, index), offset)
+            here = r.add(r.mul(r.loop_index(2), r.index(w_in)), r.loop_index(3))
+            hit = r.cmpi("eq", r.extract(argmax, index), r.index_cast(here, ARGMAX_TYPE))
             return hit, r.extract(op.grad_output, index)
 
         dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, None, routed_here)

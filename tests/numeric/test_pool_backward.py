@@ -219,6 +219,13 @@ MATRIX = [
     Pool(3, 2, (9, 9), (3, 3), (2, 2), (1, 1), dynamic_batch=True),
     Pool(2, 3, (8, 7), (3, 2), (2, 3), (1, 1), dtype=F64, dynamic_batch=True),
     Pool(2, 2, (7, 7), (3, 3), (2, 2), (1, 1), dtype=np.float16),
+    # Tiling windows (stride == kernel, no padding): the one-scan argmax and the tiled
+    # gather, whose rows the backend vectorizes 14 windows at a time (30 = 2*14 + 2 here).
+    Pool(2, 3, (10, 11), (3, 3), (3, 3), tag="tiled-k3-leftover"),
+    Pool(3, 2, (8, 9), (2, 3), (2, 3), dtype=F64, dynamic_batch=True, tag="tiled-rectangular"),
+    Pool(2, 2, (8, 8), (2, 2), (2, 2), dtype=np.float16, tag="tiled"),
+    Pool(1, 2, (4, 60), (2, 2), (2, 2), tag="tiled-wide"),
+    Pool(1, 2, (10, 10), (5, 5), (5, 5), tag="tiled-k5"),
 ]
 
 
