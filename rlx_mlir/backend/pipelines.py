@@ -208,11 +208,12 @@ OPTIMIZING = Pipeline(
     llvm_opt_flags=("-O3", "-mcpu=native"),
     llc_flags=_LLC_NATIVE_FMA,
     doc=(
-        "Transform-dialect schedules per op kind (matmul; gather-form conv weight"
-        " gradients): cache and register tiling, vectorization for the host's vector"
-        " width, hoisted accumulators, outer-product FMAs; every other op as in 'o3'. One"
-        " thread. Sums are reassociated (vector lanes), within the float tolerances."
-        " Falls back to 'o3' for a module the schedule makes mlir-opt fail on."
+        "Transform-dialect schedules per op kind (schedules/: matmul, conv weight and"
+        " input gradients, grouped/depthwise gradients, pool gradients, transposes):"
+        " cache and register tiling, vectorization, hoisted accumulators, outer-product"
+        " FMAs; every other op as in 'o3'. One thread. Sums are reassociated (vector"
+        " lanes) and a multiply feeding an add may be fused into an FMA, within the float"
+        " tolerances. Falls back to 'o3' for a module the schedule makes mlir-opt fail on."
     ),
     fallback=O3.name,
 )
@@ -223,9 +224,9 @@ OPTIMIZING_OMP = Pipeline(
     llvm_opt_flags=("-O3", "-mcpu=native"),
     llc_flags=_LLC_NATIVE_FMA,
     doc=(
-        "'optimizing' on all cores: the schedules' scf.forall and every remaining linalg"
-        " op's parallel loops run as OpenMP work-sharing loops on libiomp5 (PyPI"
-        " intel-openmp), linked into the library. The thread count is OpenMP's"
+        "'optimizing' on all cores: the schedules' scf.forall loops run as OpenMP"
+        " work-sharing loops on libiomp5 (PyPI intel-openmp), linked into the library;"
+        " unscheduled ops stay sequential loops. The thread count is OpenMP's"
         " (OMP_NUM_THREADS). Needs the intel-openmp wheel. Falls back to 'o3' (one"
         " thread) for a module the schedule makes mlir-opt fail on."
     ),
