@@ -17,11 +17,13 @@ viewed as [N, C, Ho, KH, Wo, KW] (`_tiled_gather`); rows and columns that no win
 reaches are zero-padded on. The result is the same, value for value.
 
 `share` is what distinguishes the ops:
-- max pool, ties `first` (PyTorch): 1 where the window's first maximum is the cell. The
-  first maximum is found in two passes over the -inf padded input: the window max, then
-  the first valid cell equal to it (the last NaN when the max is NaN) as a flat offset
-  `kh*KW + kw`. Two single-result generics rather than one two-result generic, whose
-  xDSL printing upstream MLIR rejects.
+- max pool, ties `first` (PyTorch): 1 where the window's winner is the cell. The winner
+  comes from PyTorch's own scan (a cell replaces the running winner when
+  `v > max || isnan(v)`: the first maximum, the last NaN, the first valid cell of an all
+  -inf window), one pass over x without a padded copy: as the index h*W + w (PyTorch's
+  saved indices; the running max is re-read from x, since a two-result generic prints in
+  a form upstream MLIR rejects), or, for tiling windows, as the offset kh*KW + kw from
+  the window's KH*KW cells read as operands.
 - max pool, ties `all` (RLX's fast path): 1 wherever the cell equals its window's max; no
   argmax. A NaN never equals anything, so a NaN window routes no gradient (RLX's
   `where(x == upsample(max))`).
@@ -29,7 +31,10 @@ reaches are zero-padded on. The result is the same, value for value.
   window's cells inside the unpadded input. `dy / divisor` is computed as PyTorch does.
 
 Every loop bound, stride and offset is a constant in the op bodies: the IR has the same
-size for any tensor size, and the work is linear in it. The batch may be dynamic.
+size for any tensor size, and the work is linear in it. The batch may be dynamic. Sums
+and scans start at their first step (the inits are shape only), so no zero- or -1-filled
+tensor is written first. Each generic carries the `pool_schedule` tag by which the
+backend's pool schedule picks its loop structure.
 """
 
 from __future__ import annotations
@@ -303,8 +308,9 @@ def _tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_sha
 class MaxPool2dBackwardFirstMax(RewritePattern):
     """dx[n, c, h, w] = sum_{windows (oh, ow) whose first maximum is (h, w)} dy[n, c, oh, ow]
 
-    PyTorch's rule: the argmax `a` of each window (flat offset kh*KW + kw), then a gather
-    that adds dy[oh, ow] where a[oh, ow] is the cell's offset in window (oh, ow).
+    PyTorch's rule: the winner `a` of each window, then a gather that adds dy[oh, ow]
+    where a[oh, ow] is the cell (its index h*W + w; its offset kh*KW + kw in the window
+    when the windows tile the input).
     """
 
     @op_type_rewrite_pattern
