@@ -44,7 +44,6 @@ _TO_LLVM_DIALECT = (
     "--reconcile-unrealized-casts",
 )
 
-_LLC_NATIVE = ("-O3", "-mcpu=native")
 def _host_triple() -> str:
     """The LLVM target triple of this machine, e.g. ``x86_64-pc-linux-gnu``."""
     import platform
@@ -57,6 +56,9 @@ def _host_triple() -> str:
 # one `opt` models a generic target on which no loop is worth vectorizing: the triple makes
 # it cost loops for this CPU (measured: max-pool backward 4x less CPU time).
 _OPT_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
+# llc too (the plain pipeline skips opt): without a triple it expanded memset inline, a
+# byte at a time.
+_LLC_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
 
 # The scheduled pipelines let llc fuse a multiply and the add consuming it into one FMA
 # (one rounding instead of two, as oneDNN's kernels do). The vectorized contractions need
