@@ -13,8 +13,9 @@
 //   interchanged to (ow, f, c) so that the outer-product lowering broadcasts w[f, c] and
 //   multiplies whole rows x[c, ow:ow+8] (lanes along ow); accumulators hoisted out of the
 //   c/kh/kw loops.
-// Measured against 16 ow lanes (16 accumulators spill on AVX2's 16 registers), 4 f x 16
-// ow and loop orders with oh or ow outside f: within noise or slower.
+// Measured against 8 f x 16 ow (16 accumulators: spills on AVX2's 16 registers) and loop
+// orders with oh or ow outside f: within noise or slower. Writing the conv's zero init
+// and padded input as vector rows (as grouped-conv.mlir does) measured within noise.
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @match_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
