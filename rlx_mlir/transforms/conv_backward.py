@@ -1,4 +1,4 @@
-"""Convolution gradients as gather-form linalg contractions.
+"""Convolution gradients as linalg: the pattern set of decompose-backward's conv options.
 
 For `y = conv2d(x, w)` with stride s, padding p, dilation d and `groups` G
 (x [N,C,H,W], w [F,C/G,KH,KW], dy [N,F,Ho,Wo]):
@@ -17,12 +17,16 @@ Every output is indexed by loop dimensions only, every size and offset is a cons
 the op's geometry (the batch may be dynamic), so the IR is the same size for any tensor
 size and the work is linear in it. Accumulation is in the op's element type.
 
-Formulations (pass options), in `conv_backward_weight` and `conv_backward_input`:
-- `conv-weight=direct`: `ConvBackwardWeightDirect`, the dw formula as one contraction.
+Formulations (pass options), in `conv_backward_weight` and `conv_backward_input`; with
+`direct`, grouped convolutions first try the forms of `conv_backward_grouped`:
+- `conv-weight=direct`: `ConvBackwardWeightDirect`, the dw formula as one contraction over
+  channels-last copies of x and dy (an outer product of channel rows per (n, ho, wo)).
 - `conv-weight=im2col`: `ConvBackwardWeightIm2col`, RLX's im2col + matmul with dy's batch
   axis moved before the flatten, optionally chunked over rows.
-- `conv-input=direct`: `ConvBackwardInputDirect`, the dx formula as the upstream named
-  forward conv of dyp with the flipped, channel-swapped weight (a small generic).
+- `conv-input=direct`: `ConvBackwardInputDirect`, the dx formula split by stride phase:
+  each phase of dx is an upstream stride-1 forward conv of dy with a sub-kernel of the
+  flipped, channel-swapped weight, inserted with a strided `tensor.insert_slice`, so no
+  multiply-add reads one of dyp's inserted zeros.
 - `conv-input=transpose`: `ConvBackwardInputTranspose`, RLX's route: a transposed conv of
   dy with the solved output_padding (`conv_transpose.conv_transpose2d`).
 """

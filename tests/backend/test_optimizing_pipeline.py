@@ -300,8 +300,8 @@ def test_named_conv_is_scheduled_and_correct(pipeline, shape):
     x, w = rand(n, c, size, size), rand(f, c, 3, 3)
     want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), dilation=dilation).numpy()
     assert_close(compile_module(text, pipeline)["conv"](x, w), want)
-    if pipeline == "optimizing" and dilation == 1:  # 16 f x 7 ow tiles divide: vectorized
-        assert "vector<7xf32>" in emit(text, "llvm-mlir", pipeline)
+    if pipeline == "optimizing" and dilation == 1:  # 8 f x 8 ow register tiles: vectorized
+        assert "vector<8xf32>" in emit(text, "llvm-mlir", pipeline)
 
 
 @pytest.mark.parametrize("pipeline", OPTIMIZING)
