@@ -16,6 +16,17 @@ gather needs neither reduction loops nor `tensor.extract`: one all-parallel gene
 viewed as [N, C, Ho, KH, Wo, KW] (`_tiled_gather`); rows and columns that no window
 reaches are zero-padded on. The result is the same, value for value.
 
+For max pool with PyTorch's ties (the common case) neither form is used for overlapping
+windows: the gather is split by stride phase, `dx[n, c, i*S + a, j*S + b]`, where the
+candidate windows of every cell of a phase are `(i + d, j + e)` for a few constant
+offsets, so dy and the argmax are plain operands (slices of copies framed by the reach
+of those offsets) and each candidate is a compare and a select, no tensor.extract, no
+branch (`_phase_gather_first_max`; all phases in one generic writing dx contiguously
+when the stride divides the input, `_interleaved_gather_first_max`). The argmax of the
+windows inside the input reads its KH*KW cells as strided slices of x
+(`_interior_first_argmax`); only the border strips whose windows overhang the padding
+keep the bounds-checked scan (`_peeled_first_argmax`).
+
 `share` is what distinguishes the ops:
 - max pool, ties `first` (PyTorch): 1 where the window's winner is the cell. The winner
   comes from PyTorch's own scan (a cell replaces the running winner when
@@ -228,15 +239,18 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
     return xpad, m
 
 
-def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> SSAValue:
+def _first_argmax(
+    b: TensorBuilder, x: SSAValue, window: Window2d, slot: SSAValue, origin: tuple[int, int] = (0, 0)
+) -> SSAValue:
     """a[n, c, oh, ow] = h*W + w of the window's winner under PyTorch's rule (its saved indices).
 
     One pass over the window's cells in row-major order, reading x (viewed as [N, C, H*W])
     at clamped indices; cells in the padding are skipped, so no padded copy of x is made.
     The first valid cell starts the scan, and a later cell replaces the winner `a` when
     `v > x[a] || isnan(v)`: the first maximum wins, the last NaN wins, and an all -inf
-    window goes to its first valid cell. The init is shape only: the first cell (kh, kw) =
-    (0, 0) starts from "no winner" (-1).
+    window goes to its first valid cell. The init `slot` is shape only: the first cell
+    (kh, kw) = (0, 0) starts from "no winner" (-1). `slot` holds the windows from `origin`
+    on (a border strip of the output, see `_peeled_first_argmax`).
     """
     (_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
     h_in, w_in = shape_of(x)[2], shape_of(x)[3]
@@ -245,6 +259,7 @@ def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tu
 
     def body(r: RegionBuilder, _cell: SSAValue, acc: SSAValue) -> SSAValue:
         n, c, oh, ow, kh, kw = (r.loop_index(d) for d in range(6))
+        oh, ow = r.add(oh, r.index(origin[0])), r.add(ow, r.index(origin[1]))
         ih = r.sub(r.add(r.mul(oh, r.index(sh)), kh), r.index(ph))
         iw = r.sub(r.add(r.mul(ow, r.index(sw)), kw), r.index(pw))
         valid = r.and_(r.in_range(ih, r.index(h_in)), r.in_range(iw, r.index(w_in)))
@@ -261,7 +276,7 @@ def _first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tu
 
     return _scheduled(b.generic(
         ins=[cells],
-        init=b.empty(out_shape, ARGMAX_TYPE, like=x),
+        init=slot,
         maps=[lambda n, c, oh, ow, kh, kw: (kh, kw), lambda n, c, oh, ow, kh, kw: (n, c, oh, ow)],
         iterators="ppppRR",
         body=body,
@@ -305,6 +320,259 @@ def _tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_sha
     ), "loops")
 
 
+def _phase_offsets(phase: int, kernel: int, stride: int, padding: int) -> list[int]:
+    """The offsets d, increasing, of the windows `o = i + d` that contain cell `i*S + phase`.
+
+    The cell sits at `k = phase + P - d*S` in window `i + d`, so d runs over the values
+    with `0 <= k < K`: from ceil((phase + P - K + 1) / S) to floor((phase + P) / S).
+    """
+    low = -((kernel - 1 - phase - padding) // stride)
+    return list(range(low, (phase + padding) // stride + 1))
+
+
+def _phase_sizes(size: int, stride: int) -> list[int]:
+    """The number of cells `i*S + phase` in `[0, size)` for each phase: ceil((size - phase) / S)."""
+    return [-(-(size - phase) // stride) for phase in range(stride)]
+
+
+def _phase_halo(size: int, count: int, kernel: int, stride: int, padding: int) -> tuple[int, int]:
+    """(low, high): how far the phases' candidate windows reach outside the `count` windows."""
+    reach = [
+        (cells, d)
+        for phase, cells in enumerate(_phase_sizes(size, stride)) if cells > 0
+        for d in _phase_offsets(phase, kernel, stride, padding)
+    ]
+    low = max([0] + [-d for _, d in reach])
+    high = max([0] + [cells - 1 + d - (count - 1) for cells, d in reach])
+    return low, high
+
+
+def _halo(window: Window2d, x_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((top, bottom), (left, right)) padding of dy and argmax for the phase gather."""
+    return tuple(  # type: ignore[return-value]
+        _phase_halo(x_shape[2 + axis], out_shape[2 + axis], window.kernel[axis], window.stride[axis], window.padding[axis])
+        for axis in range(2)
+    )
+
+
+def _interior(size: int, count: int, kernel: int, stride: int, padding: int) -> tuple[int, int]:
+    """[first, end) of the windows along an axis that lie entirely inside the unpadded input.
+
+    Window o covers `o*S - P .. o*S - P + K - 1`; clipped to `[0, count)` and possibly empty.
+    """
+    first = min(count, -(-padding // stride))
+    end = max(first, min(count, (size - kernel + padding) // stride + 1))
+    return first, end
+
+
+def _interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot: SSAValue, origin: tuple[int, int]) -> SSAValue:
+    """`_first_argmax` for windows with no cell in the padding: one all-parallel generic.
+
+    Each of the KH*KW cells is an operand, a strided slice of x (`x[S*o + k - P]`), so the
+    body is PyTorch's scan unrolled over the window with no bounds checks and no
+    tensor.extract: a cell replaces the running winner when `v > max || isnan(v)`,
+    starting from the first cell. The winner's index is `base + kh*W + kw`, base the
+    window's first cell.
+    """
+    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    w_in = shape_of(x)[3]
+    size = shape_of(slot)
+    cells = [(i, j) for i in range(kh_) for j in range(kw_)]
+    ins = [
+        b.extract_slice(x, (0, 0, sh * origin[0] + i - ph, sw * origin[1] + j - pw), size, (1, 1, sh, sw))
+        for i, j in cells
+    ]
+
+    def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
+        values = args[: len(cells)]
+        best, best_value = r.constant(0, ARGMAX_TYPE), values[0]
+        for (i, j), v in zip(cells[1:], values[1:]):
+            wins = r.or_(r.cmpf("ogt", v, best_value), r.cmpf("uno", v, v))
+            best = r.select(wins, r.constant(i * w_in + j, ARGMAX_TYPE), best)
+            best_value = r.select(wins, v, best_value)
+        oh = r.add(r.loop_index(2), r.index(origin[0]))
+        ow = r.add(r.loop_index(3), r.index(origin[1]))
+        top = r.sub(r.mul(oh, r.index(sh)), r.index(ph))
+        left = r.sub(r.mul(ow, r.index(sw)), r.index(pw))
+        base = r.index_cast(r.add(r.mul(top, r.index(w_in)), left), ARGMAX_TYPE)
+        return r.add(base, best)
+
+    return _scheduled(b.generic(
+        ins=ins,
+        init=slot,
+        maps=[lambda n, c, oh, ow: (n, c, oh, ow)] * (len(ins) + 1),
+        iterators="pppp",
+        body=body,
+    ), "lanes")
+
+
+def _peeled_first_argmax(
+    b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...], halo
+) -> SSAValue:
+    """PyTorch's saved indices (`_first_argmax`), inside a frame of -1 (`halo` wide).
+
+    The windows entirely inside the input take the vectorizable `_interior_first_argmax`;
+    the border strips whose windows overhang the padding (a row or column for the usual
+    pools) keep the scan with bounds checks. All pieces write slices of one tensor.
+    """
+    (top, bottom), (left, right) = halo
+    n_, c_, oh_, ow_ = out_shape
+    framed = (n_, c_, oh_ + top + bottom, ow_ + left + right)
+    if top or bottom or left or right:
+        argmax = b.full(framed, ARGMAX_TYPE, NO_ARGMAX, like=x)
+    else:
+        argmax = b.empty(framed, ARGMAX_TYPE, like=x)
+    rows = _interior(shape_of(x)[2], oh_, window.kernel[0], window.stride[0], window.padding[0])
+    cols = _interior(shape_of(x)[3], ow_, window.kernel[1], window.stride[1], window.padding[1])
+    if rows[0] == rows[1] or cols[0] == cols[1]:
+        rows, cols = (0, 0), (0, 0)  # no interior: one strip is the whole output
+    strips = [
+        ((0, 0), (rows[0], ow_)),
+        ((rows[1], 0), (oh_ - rows[1], ow_)),
+        ((rows[0], 0), (rows[1] - rows[0], cols[0])),
+        ((rows[0], cols[1]), (rows[1] - rows[0], ow_ - cols[1])),
+    ]
+    if rows == (0, 0):
+        strips = [((0, 0), (oh_, ow_))]
+    pieces = [(origin, extent, False) for origin, extent in strips if extent[0] > 0 and extent[1] > 0]
+    if rows[1] > rows[0]:
+        pieces.append(((rows[0], cols[0]), (rows[1] - rows[0], cols[1] - cols[0]), True))
+    for origin, extent, inside in pieces:
+        at = (0, 0, top + origin[0], left + origin[1])
+        slot = b.extract_slice(argmax, at, (n_, c_, *extent))
+        if inside:
+            piece = _interior_first_argmax(b, x, window, slot, origin)
+        else:
+            piece = _first_argmax(b, x, window, slot, origin)
+        argmax = b.insert_slice(piece, argmax, at)
+    return argmax
+
+
+def _framed(b: TensorBuilder, value: SSAValue, halo, fill: float) -> SSAValue:
+    """`value` inside a frame of `fill`, `halo` wide: a vectorizable copy into a filled tensor.
+
+    (tensor.pad would bufferize to a runtime strided memref copy, several times slower.)
+    """
+    (top, bottom), (left, right) = halo
+    if not (top or bottom or left or right):
+        return value
+    n_, c_, h_, w_ = shape_of(value)
+    frame = b.full((n_, c_, h_ + top + bottom, w_ + left + right), element_type_of(value), fill, like=value)
+    at = (0, 0, top, left)
+    interior = b.extract_slice(frame, at, shape_of(value))
+    copied = _scheduled(b.generic(
+        ins=[value],
+        init=interior,
+        maps=[lambda n, c, h, w: (n, c, h, w)] * 2,
+        iterators="pppp",
+        body=lambda r, v, _old: v,
+    ), "lanes")
+    return b.insert_slice(copied, frame, at)
+
+
+def _phase_gather_first_max(
+    b: TensorBuilder, window: Window2d, dy: SSAValue, argmax: SSAValue, halo, x: SSAValue
+) -> SSAValue:
+    """dx as S_H*S_W stride phases dx[n, c, i*S_H + a, j*S_W + b], each one all-parallel generic.
+
+    Within a phase (a, b) the windows that can contain cell (i, j) are `(i + d, j + e)` for
+    a fixed, small set of offsets (`_phase_offsets`), so each candidate's dy and argmax are
+    plain operands: slices of dy and argmax framed by `halo` so that every offset stays in
+    bounds (argmax -1 in the frame: no cell's index). A candidate adds its dy where its
+    argmax is the cell's index h*W + w, through a select on values (no branch, no
+    tensor.extract), in increasing (oh, ow) order as PyTorch sums. Each phase writes a
+    strided slice of one dx tensor (destination-passing: one buffer); its reads are unit
+    stride along j, so the backend vectorizes phases along j.
+    """
+    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    n_, c_, h_in, w_in = shape_of(x)
+    (top, _), (left, _) = halo
+    element = element_type_of(dy)
+    rows, cols = _phase_sizes(h_in, sh), _phase_sizes(w_in, sw)
+
+    dx = b.empty(shape_of(x), element, like=x)
+    for a in range(sh):
+        for bb in range(sw):
+            if rows[a] <= 0 or cols[bb] <= 0:
+                continue
+            size = (n_, c_, rows[a], cols[bb])
+            candidates = [(d, e) for d in _phase_offsets(a, kh_, sh, ph) for e in _phase_offsets(bb, kw_, sw, pw)]
+            ins = []
+            for d, e in candidates:
+                at = (0, 0, top + d, left + e)
+                ins += [b.extract_slice(dy, at, size), b.extract_slice(argmax, at, size)]
+
+            def body(r: RegionBuilder, *args: SSAValue, a=a, bb=bb, count=len(candidates)) -> SSAValue:
+                h = r.add(r.mul(r.loop_index(2), r.index(sh)), r.index(a))
+                w = r.add(r.mul(r.loop_index(3), r.index(sw)), r.index(bb))
+                here = r.index_cast(r.add(r.mul(h, r.index(w_in)), w), ARGMAX_TYPE)
+                zero = r.constant(0.0, element)
+                acc = zero
+                for k in range(count):
+                    value, winner = args[2 * k], args[2 * k + 1]
+                    acc = r.add(acc, r.select(r.cmpi("eq", winner, here), value, zero))
+                return acc
+
+            slot = b.extract_slice(dx, (0, 0, a, bb), size, (1, 1, sh, sw))
+            phase = _scheduled(b.generic(
+                ins=ins,
+                init=slot,
+                maps=[lambda n, c, i, j: (n, c, i, j)] * (len(ins) + 1),
+                iterators="pppp",
+                body=body,
+            ), "lanes")
+            dx = b.insert_slice(phase, dx, (0, 0, a, bb), (1, 1, sh, sw))
+    return dx
+
+
+def _interleaved_gather_first_max(
+    b: TensorBuilder, window: Window2d, dy: SSAValue, argmax: SSAValue, halo, x: SSAValue
+) -> SSAValue:
+    """dx viewed as [N, C, H/S_H, S_H, W/S_W, S_W]: every stride phase in one all-parallel generic.
+
+    For input sizes that the stride divides. The candidate windows of cell
+    (i*S_H + a, j*S_W + b) are `(i + d, j + e)` for d, e in the union over phases of
+    `_phase_offsets`; a window that does not contain the cell cannot have it as argmax, so
+    the extra candidates add exact zeros. dy and argmax are read at (i + d, j + e) (slices
+    of the `halo`-framed tensors, broadcast along a, b) and dx is written contiguously, so
+    the backend vectorizes along (j, b) rows.
+    """
+    (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    n_, c_, h_in, w_in = shape_of(x)
+    (top, _), (left, _) = halo
+    element = element_type_of(dy)
+    rows = sorted({d for a in range(sh) for d in _phase_offsets(a, kh_, sh, ph)})
+    cols = sorted({e for a in range(sw) for e in _phase_offsets(a, kw_, sw, pw)})
+    size = (n_, c_, h_in // sh, w_in // sw)
+    ins = []
+    for d in rows:
+        for e in cols:
+            at = (0, 0, top + d, left + e)
+            ins += [b.extract_slice(dy, at, size), b.extract_slice(argmax, at, size)]
+
+    def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
+        i, a, j, bb = (r.loop_index(dim) for dim in (2, 3, 4, 5))
+        h = r.add(r.mul(i, r.index(sh)), a)
+        w = r.add(r.mul(j, r.index(sw)), bb)
+        here = r.index_cast(r.add(r.mul(h, r.index(w_in)), w), ARGMAX_TYPE)
+        zero = r.constant(0.0, element)
+        acc = zero
+        for k in range(len(ins) // 2):
+            value, winner = args[2 * k], args[2 * k + 1]
+            acc = r.add(acc, r.select(r.cmpi("eq", winner, here), value, zero))
+        return acc
+
+    tiles = (n_, c_, h_in // sh, sh, w_in // sw, sw)
+    dx = _scheduled(b.generic(
+        ins=ins,
+        init=b.empty(tiles, element, like=x),
+        maps=[lambda n, c, i, a, j, bb: (n, c, i, j)] * len(ins) + [lambda n, c, i, a, j, bb: (n, c, i, a, j, bb)],
+        iterators="pppppp",
+        body=body,
+    ), "interleaved")
+    return b.collapse_shape(dx, [[0], [1], [2, 3], [4, 5]])
+
+
 class MaxPool2dBackwardFirstMax(RewritePattern):
     """dx[n, c, h, w] = sum_{windows (oh, ow) whose first maximum is (h, w)} dy[n, c, oh, ow]
 
@@ -333,17 +601,15 @@ class MaxPool2dBackwardFirstMax(RewritePattern):
             rewriter.replace(op, [], [dx])
             return
 
-        argmax = _first_argmax(b, op.input, window, shape_of(op.grad_output))
-
-        w_in = shape_of(op.input)[3]
-
-        def routed_here(r: RegionBuilder, at: _Candidate, _cell: SSAValue):
-            index = [at.n, at.c, at.oh, at.ow]
-            here = r.add(r.mul(r.loop_index(2), r.index(w_in)), r.loop_index(3))
-            hit = r.cmpi("eq", r.extract(argmax, index), r.index_cast(here, ARGMAX_TYPE))
-            return hit, r.extract(op.grad_output, index)
-
-        dx = _window_gather(b, window, shape_of(op.grad_output), shape_of(op.input), op.input, None, routed_here)
+        out_shape = shape_of(op.grad_output)
+        halo = _halo(window, shape_of(op.input), out_shape)
+        argmax = _peeled_first_argmax(b, op.input, window, out_shape, halo)
+        dy = _framed(b, op.grad_output, halo, 0.0)
+        h_in, w_in = shape_of(op.input)[2:]
+        if window.stride[1] > 1 and h_in % window.stride[0] == 0 and w_in % window.stride[1] == 0:
+            dx = _interleaved_gather_first_max(b, window, dy, argmax, halo, op.input)
+        else:
+            dx = _phase_gather_first_max(b, window, dy, argmax, halo, op.input)
         rewriter.replace(op, [], [dx])
 
 

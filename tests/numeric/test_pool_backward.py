@@ -226,6 +226,11 @@ MATRIX = [
     Pool(2, 2, (8, 8), (2, 2), (2, 2), dtype=np.float16, tag="tiled"),
     Pool(1, 2, (4, 60), (2, 2), (2, 2), tag="tiled-wide"),
     Pool(1, 2, (10, 10), (5, 5), (5, 5), tag="tiled-k5"),
+    # Overlapping windows, first-max: the vectorized interior argmax (rows of 8 windows plus
+    # a peeled remainder) inside bounds-checked border strips, and the phase gathers.
+    Pool(2, 3, (18, 36), (3, 3), (2, 2), (1, 1), dynamic_batch=True, tag="interleaved-phases-peeled"),
+    Pool(1, 2, (17, 19), (3, 3), (2, 2), (1, 1), tag="border-strips-every-side"),
+    Pool(2, 2, (20, 21), (3, 3), (2, 2), (1, 1), dtype=F64, tag="odd-width-phases"),
 ]
 
 
