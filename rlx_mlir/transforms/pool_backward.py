@@ -534,8 +534,10 @@ def _interleaved_gather_first_max(
     (i*S_H + a, j*S_W + b) are `(i + d, j + e)` for d, e in the union over phases of
     `_phase_offsets`; a window that does not contain the cell cannot have it as argmax, so
     the extra candidates add exact zeros. dy and argmax are read at (i + d, j + e) (slices
-    of the `halo`-framed tensors, broadcast along a, b) and dx is written contiguously, so
-    the backend vectorizes along (j, b) rows.
+    of the `halo`-framed tensors, broadcast along a, b). The loops are (n, c, i, a, b, j):
+    the backend vectorizes along j, where every read is unit stride, and writes each
+    (b, j) vector pair interleaved into the contiguous dx row (a transpose of 2 x 8 lanes
+    rather than a broadcast of each dy and argmax element along b: measured ~20% less CPU).
     """
     (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
     n_, c_, h_in, w_in = shape_of(x)
@@ -551,7 +553,7 @@ def _interleaved_gather_first_max(
             ins += [b.extract_slice(dy, at, size), b.extract_slice(argmax, at, size)]
 
     def body(r: RegionBuilder, *args: SSAValue) -> SSAValue:
-        i, a, j, bb = (r.loop_index(dim) for dim in (2, 3, 4, 5))
+        i, a, bb, j = (r.loop_index(dim) for dim in (2, 3, 4, 5))
         h = r.add(r.mul(i, r.index(sh)), a)
         w = r.add(r.mul(j, r.index(sw)), bb)
         here = r.index_cast(r.add(r.mul(h, r.index(w_in)), w), ARGMAX_TYPE)
@@ -566,7 +568,7 @@ def _interleaved_gather_first_max(
     dx = _scheduled(b.generic(
         ins=ins,
         init=b.empty(tiles, element, like=x),
-        maps=[lambda n, c, i, a, j, bb: (n, c, i, j)] * len(ins) + [lambda n, c, i, a, j, bb: (n, c, i, a, j, bb)],
+        maps=[lambda n, c, i, a, bb, j: (n, c, i, j)] * len(ins) + [lambda n, c, i, a, bb, j: (n, c, i, a, j, bb)],
         iterators="pppppp",
         body=body,
     ), "interleaved")

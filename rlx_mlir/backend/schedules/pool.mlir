@@ -11,8 +11,9 @@
 // - "lanes": an all-parallel [N, C, rows, row] generic whose operands are unit stride along
 //   the row (max-pool phase gathers, the interior argmax, framed copies), vectorized 8
 //   along the row; the remainder of a row 8 does not divide is peeled off as a scalar loop.
-// - "interleaved": the all-phase max-pool gather dx[n, c, i, a, j, b], vectorized 8 j x S b
-//   (dy and the argmax broadcast along b), the remainder peeled likewise.
+// - "interleaved": the all-phase max-pool gather, loops (n, c, i, a, b, j) writing
+//   dx[n, c, i, a, j, b]: vectorized 8 along j (unit-stride reads), S x 8 results
+//   transposed into the contiguous dx row; the remainder peeled likewise.
 // - "loops": window scans and clamped gathers (tensor.extract), which do not vectorize:
 //   unit tiles over (n, c, oh|h, ow|w), folded to rank-0 ops or (kh, kw) reductions, i.e.
 //   plain scalar loops.
@@ -91,7 +92,7 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%g: !transform.any_op):
       %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 8, 0]
+      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 0, 8]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       // A row length 8 does not divide: its last partial tile is peeled off and stays a
       // scalar loop (nothing to peel when it divides); the full tiles have static sizes.
