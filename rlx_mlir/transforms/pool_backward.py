@@ -54,6 +54,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -406,6 +407,28 @@ def _interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot
     ), "lanes")
 
 
+def _frame(b: TensorBuilder, shape: tuple[int, ...], element, halo, fill: float, like: SSAValue) -> SSAValue:
+    """A tensor of `shape` whose outer `halo` rows and columns hold `fill` (the inside is
+    left to the caller): four slice fills, not a fill of the whole tensor."""
+    (top, bottom), (left, right) = halo
+    n_, c_, h_, w_ = shape
+    framed = b.empty(shape, element, like=like)
+    strips = [
+        ((0, 0), (top, w_)),
+        ((h_ - bottom, 0), (bottom, w_)),
+        ((top, 0), (h_ - top - bottom, left)),
+        ((top, w_ - right), (h_ - top - bottom, right)),
+    ]
+    value = b.constant(fill, element)
+    for (row, col), (rows, cols) in strips:
+        if rows > 0 and cols > 0:
+            at = (0, 0, row, col)
+            slot = b.extract_slice(framed, at, (n_, c_, rows, cols))
+            filled = b.emit(linalg.FillOp([value], [slot], [slot.type])).results[0]
+            framed = b.insert_slice(filled, framed, at)
+    return framed
+
+
 def _peeled_first_argmax(
     b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...], halo
 ) -> SSAValue:
@@ -418,10 +441,7 @@ def _peeled_first_argmax(
     (top, bottom), (left, right) = halo
     n_, c_, oh_, ow_ = out_shape
     framed = (n_, c_, oh_ + top + bottom, ow_ + left + right)
-    if top or bottom or left or right:
-        argmax = b.full(framed, ARGMAX_TYPE, NO_ARGMAX, like=x)
-    else:
-        argmax = b.empty(framed, ARGMAX_TYPE, like=x)
+    argmax = _frame(b, framed, ARGMAX_TYPE, halo, NO_ARGMAX, x)
     rows = _interior(shape_of(x)[2], oh_, window.kernel[0], window.stride[0], window.padding[0])
     cols = _interior(shape_of(x)[3], ow_, window.kernel[1], window.stride[1], window.padding[1])
     if rows[0] == rows[1] or cols[0] == cols[1]:
@@ -457,7 +477,7 @@ def _framed(b: TensorBuilder, value: SSAValue, halo, fill: float) -> SSAValue:
     if not (top or bottom or left or right):
         return value
     n_, c_, h_, w_ = shape_of(value)
-    frame = b.full((n_, c_, h_ + top + bottom, w_ + left + right), element_type_of(value), fill, like=value)
+    frame = _frame(b, (n_, c_, h_ + top + bottom, w_ + left + right), element_type_of(value), halo, fill, value)
     at = (0, 0, top, left)
     interior = b.extract_slice(frame, at, shape_of(value))
     copied = _scheduled(b.generic(
