@@ -459,10 +459,13 @@ def _peeled_first_argmax(
         pieces.append(((rows[0], cols[0]), (rows[1] - rows[0], cols[1] - cols[0]), True))
     for origin, extent, inside in pieces:
         at = (0, 0, top + origin[0], left + origin[1])
-        slot = b.extract_slice(argmax, at, (n_, c_, *extent))
         if inside:
+            slot = b.extract_slice(argmax, at, (n_, c_, *extent))
             piece = _interior_first_argmax(b, x, window, slot, origin)
         else:
+            # A fresh tensor, not a slice of the shared one: IREE 3.13 cannot distribute a
+            # scan that updates a slice of a tensor other strips were inserted into.
+            slot = b.empty((n_, c_, *extent), ARGMAX_TYPE, like=x)
             piece = _first_argmax(b, x, window, slot, origin)
         argmax = b.insert_slice(piece, argmax, at)
     return argmax
