@@ -44,6 +44,7 @@ _TO_LLVM_DIALECT = (
     "--reconcile-unrealized-casts",
 )
 
+
 def _host_triple() -> str:
     """The LLVM target triple of this machine, e.g. ``x86_64-pc-linux-gnu``."""
     import platform
@@ -52,19 +53,16 @@ def _host_triple() -> str:
     return sysconfig.get_config_var("HOST_GNU_TYPE") or f"{platform.machine()}-unknown-linux-gnu"
 
 
-# LLVM's mid-level optimizer. The IR mlir-translate writes names no target, and without
-# one `opt` models a generic target on which no loop is worth vectorizing: the triple makes
-# it cost loops for this CPU (measured: max-pool backward 4x less CPU time).
-_OPT_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
-# llc too (the plain pipeline skips opt): without a triple it expanded memset inline, a
-# byte at a time.
-_LLC_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
+# Flags for `opt` and `llc` alike. The IR mlir-translate writes names no target: without a
+# triple `opt` models a generic target on which no loop is worth vectorizing (measured:
+# max-pool backward 4x less CPU time with it), and llc expanded memset a byte at a time.
+_LLVM_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
 
 # The scheduled pipelines let llc fuse a multiply and the add consuming it into one FMA
 # (one rounding instead of two, as oneDNN's kernels do). The vectorized contractions need
 # it: a contraction step over one element folds to a separate mulf and addf, which
 # without this run at half the FMA throughput.
-_LLC_NATIVE_FMA = (*_LLC_NATIVE, "--fp-contract=fast")
+_LLC_NATIVE_FMA = (*_LLVM_NATIVE, "--fp-contract=fast")
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,7 @@ PLAIN = Pipeline(
     name="plain",
     mlir_opt_flags=_TO_LLVM_DIALECT,
     llvm_opt_flags=(),
-    llc_flags=_LLC_NATIVE,
+    llc_flags=_LLVM_NATIVE,
     doc=(
         "Reference lowering: linalg to scalar loops, no loop transformations and no LLVM"
         " mid-level optimizer. Slow but simple; the baseline every other pipeline must"
@@ -109,8 +107,8 @@ PLAIN = Pipeline(
 O3 = Pipeline(
     name="o3",
     mlir_opt_flags=_TO_LLVM_DIALECT,
-    llvm_opt_flags=_OPT_NATIVE,
-    llc_flags=_LLC_NATIVE,
+    llvm_opt_flags=_LLVM_NATIVE,
+    llc_flags=_LLVM_NATIVE,
     doc=(
         "The plain lowering followed by LLVM 'opt -O3' on the LLVM IR: LLVM vectorizes and"
         " unrolls the scalar loops (about 5x on convolutions) at the cost of a slower"
@@ -135,21 +133,17 @@ def _optimizing_flags(threads: bool) -> tuple[str, ...]:
     """mlir-opt flags: the transform schedule, then the plain lowering adapted to it.
 
     The schedule tiles, vectorizes and bufferizes (see its header); what it leaves as
-    linalg on buffers becomes loops here: parallel loops -> OpenMP with ``threads``,
-    sequential loops otherwise (the schedule's scf.forall too).
+    linalg on buffers becomes sequential loops here. The schedules' scf.forall loops become
+    OpenMP loops with ``threads``, sequential loops otherwise. Unscheduled ops stay
+    sequential either way: as multi-dimensional scf.parallel, convert-scf-to-openmp
+    collapses them into one loop that recovers every index with a division per element,
+    measured 3-10x slower than the sequential loops LLVM vectorizes.
     """
     if threads:
-        # Only the schedules' scf.forall loops become OpenMP loops. Unscheduled linalg ops
-        # stay sequential loops: as multi-dimensional scf.parallel, convert-scf-to-openmp
-        # collapses them into one loop that recovers every index with a division per
-        # element, measured 3-10x slower than the sequential loops LLVM vectorizes.
-        loops = (
-            "--convert-linalg-to-loops",
-            "--scf-forall-to-parallel",
-            "--convert-scf-to-openmp",
-        )
+        foralls = ("--scf-forall-to-parallel", "--convert-scf-to-openmp")
     else:
-        loops = ("--convert-linalg-to-loops", "--scf-forall-to-for")
+        foralls = ("--scf-forall-to-for",)
+    loops = ("--convert-linalg-to-loops", *foralls)
     return (
         "--transform-preload-library=transform-library-paths="
         + ",".join(str(path) for path in SCHEDULE_FILES),
@@ -220,7 +214,7 @@ def _openmp_link_flags() -> tuple[str, ...]:
 OPTIMIZING = Pipeline(
     name="optimizing",
     mlir_opt_flags=_optimizing_flags(threads=False),
-    llvm_opt_flags=_OPT_NATIVE,
+    llvm_opt_flags=_LLVM_NATIVE,
     llc_flags=_LLC_NATIVE_FMA,
     doc=(
         "Transform-dialect schedules per op kind (schedules/: matmul, conv weight and"
@@ -236,7 +230,7 @@ OPTIMIZING = Pipeline(
 OPTIMIZING_OMP = Pipeline(
     name="optimizing-omp",
     mlir_opt_flags=_optimizing_flags(threads=True),
-    llvm_opt_flags=_OPT_NATIVE,
+    llvm_opt_flags=_LLVM_NATIVE,
     llc_flags=_LLC_NATIVE_FMA,
     doc=(
         "'optimizing' on all cores: the schedules' scf.forall loops run as OpenMP"

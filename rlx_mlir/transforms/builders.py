@@ -209,24 +209,30 @@ class TensorBuilder(_Emitter):
         dynamic = list(sizes) if sizes is not None else self.dynamic_sizes(shape, like)
         return self.emit(tensor.EmptyOp(dynamic, TensorType(element_type, list(shape)))).results[0]
 
-    def full(self, shape: Shape, element_type: Attribute, value: float, like: SSAValue | None = None) -> SSAValue:
-        """An empty tensor filled with `value` (`linalg.fill`)."""
-        empty = self.empty(shape, element_type, like)
-        scalar = self.constant(value, element_type)
-        return self.emit(linalg.FillOp([scalar], [empty], [empty.type])).results[0]
+    def full(
+        self,
+        shape: Shape,
+        element_type: Attribute,
+        value: float,
+        like: SSAValue | None = None,
+        sizes: Sequence[SSAValue] | None = None,
+    ) -> SSAValue:
+        """An empty tensor filled with `value` (`linalg.fill`); dynamic dims as in `empty`."""
+        return self.fill(self.empty(shape, element_type, like, sizes), value)
+
+    def fill(self, into: SSAValue, value: float) -> SSAValue:
+        """`into` with every element set to `value` (`linalg.fill`)."""
+        scalar = self.constant(value, element_type_of(into))
+        return self.emit(linalg.FillOp([scalar], [into], [into.type])).results[0]
 
     def pad(self, value: SSAValue, low: Shape, high: Shape, fill: float) -> SSAValue:
         """`tensor.pad` by static amounts; returns `value` itself when nothing is padded."""
         if not any(low) and not any(high):
             return value
         source_type = tensor_type(value)
-        shape = [
-            size if is_dynamic(size) else size + lo + hi
-            for size, lo, hi in zip(source_type.get_shape(), low, high)
-        ]
-        result_type = TensorType(source_type.element_type, shape)
+        result_type = TensorType(source_type.element_type, _padded_shape(source_type.get_shape(), low, high))
         scalar = self.constant(fill, source_type.element_type)
-        body = Block(arg_types=[IndexType()] * len(shape))
+        body = Block(arg_types=[IndexType()] * len(low))
         body.add_op(tensor.YieldOp(scalar))
         return self.emit(tensor.PadOp(value, [], [], Region(body), list(low), list(high), result_type)).results[0]
 
@@ -278,10 +284,8 @@ class TensorBuilder(_Emitter):
     def transpose(self, value: SSAValue, permutation: Sequence[int], into: SSAValue | None = None) -> SSAValue:
         """`linalg.transpose`: result axis k is `value`'s axis `permutation[k]`. Writes into
         `into` when given (e.g. the interior slice of a padded buffer), else a new tensor."""
-        source = shape_of(value)
         if into is None:
-            shape = [source[axis] for axis in permutation]
-            sizes = [self.dim(value, axis) for axis in permutation if is_dynamic(source[axis])]
+            shape, sizes = self._permuted(value, permutation)
             into = self.empty(shape, element_type_of(value), sizes=sizes)
         return self.emit(linalg.TransposeOp(value, into, DenseArrayBase.from_list(i64, list(permutation)))).results[0]
 
@@ -291,12 +295,16 @@ class TensorBuilder(_Emitter):
         bufferizes in place, instead of a padded copy followed by a transposed copy."""
         if not any(low) and not any(high):
             return self.transpose(value, permutation)
-        source = shape_of(value)
-        shape = [s if is_dynamic(s) else s + lo + hi for s, lo, hi in zip((source[a] for a in permutation), low, high)]
-        zeros = self.empty(shape, element_type_of(value), sizes=[self.dim(value, a) for a in permutation if is_dynamic(source[a])])
-        zeros = self.emit(linalg.FillOp([self.constant(0.0, element_type_of(value))], [zeros], [zeros.type])).results[0]
-        interior = self.extract_slice(zeros, low, [source[a] for a in permutation])
+        shape, sizes = self._permuted(value, permutation)
+        zeros = self.full(_padded_shape(shape, low, high), element_type_of(value), 0.0, sizes=sizes)
+        interior = self.extract_slice(zeros, low, shape)
         return self.insert_slice(self.transpose(value, permutation, into=interior), zeros, low)
+
+    def _permuted(self, value: SSAValue, permutation: Sequence[int]) -> tuple[list[int], list[SSAValue]]:
+        """The shape of `value` transposed by `permutation`, and SSA sizes of its dynamic dims."""
+        source = shape_of(value)
+        shape = [source[axis] for axis in permutation]
+        return shape, [self.dim(value, axis) for axis in permutation if is_dynamic(source[axis])]
 
     # -- upstream named ops ----------------------------------------------------------------
 
@@ -372,6 +380,11 @@ class TensorBuilder(_Emitter):
         )
         self.emit(op)
         return op.results[0] if len(op.results) == 1 else op.results  # type: ignore[return-value]
+
+
+def _padded_shape(shape: Shape, low: Shape, high: Shape) -> list[int]:
+    """`shape` grown by `low` + `high` per axis; a dynamic size stays dynamic."""
+    return [size if is_dynamic(size) else size + lo + hi for size, lo, hi in zip(shape, low, high)]
 
 
 def _reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:

@@ -54,7 +54,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -253,7 +252,7 @@ def _first_argmax(
     (kh, kw) = (0, 0) starts from "no winner" (-1). `slot` holds the windows from `origin`
     on (a border strip of the output, see `_peeled_first_argmax`).
     """
-    (_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
+    (sh, sw), (ph, pw) = window.stride, window.padding
     h_in, w_in = shape_of(x)[2], shape_of(x)[3]
     flat = b.collapse_shape(x, [[0], [1], [2, 3]])
     cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
@@ -419,12 +418,10 @@ def _frame(b: TensorBuilder, shape: tuple[int, ...], element, halo, fill: float,
         ((top, 0), (h_ - top - bottom, left)),
         ((top, w_ - right), (h_ - top - bottom, right)),
     ]
-    value = b.constant(fill, element)
     for (row, col), (rows, cols) in strips:
         if rows > 0 and cols > 0:
             at = (0, 0, row, col)
-            slot = b.extract_slice(framed, at, (n_, c_, rows, cols))
-            filled = b.emit(linalg.FillOp([value], [slot], [slot.type])).results[0]
+            filled = b.fill(b.extract_slice(framed, at, (n_, c_, rows, cols)), fill)
             framed = b.insert_slice(filled, framed, at)
     return framed
 
