@@ -1,6 +1,7 @@
 // Schedule library of the `optimizing` pipelines: the channels-last conv weight gradient
 // that decompose-backward emits,
-//   dwT[kh, kw, p, q] = sum_{n, ho, wo} a[n, ho, wo, p|q] * b[n, ho*s + kh*d, wo*s + kw*d, q|p]
+//   dwl[kh, kw, p, q] = sum_{n, ho, wo} dyl[n, ho, wo, f] * xl[n, ho*s + kh*d, wo*s + kw*d, c]
+// where (p, q) is (f, c) or (c, f), the wider channel axis innermost
 // (rank 7: 4 parallel then 3 reduction dims, mul-add body, both operands channels-last).
 // Entry point @apply_conv_weight.
 module attributes {transform.with_named_sequence} {
@@ -37,18 +38,18 @@ module attributes {transform.with_named_sequence} {
                                     !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       // Channel counts the tile does not divide: the last partial q and p tiles are
       // peeled off (nothing to peel when it divides) and stay scalar loops.
-      transform.sequence %l#3 : !transform.any_op failures(suppress) {
-      ^bb0(%loop: !transform.any_op):
-        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-      }
-      transform.sequence %l#2 : !transform.any_op failures(suppress) {
-      ^bb0(%loop: !transform.any_op):
-        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-      }
+      transform.include @peel_partial_tile failures(suppress) (%l#3) : (!transform.any_op) -> ()
+      transform.include @peel_partial_tile failures(suppress) (%l#2) : (!transform.any_op) -> ()
       transform.include @vectorize_register_tiles failures(propagate) (%fa) : (!transform.any_op) -> ()
     }
+    transform.yield
+  }
+
+  // The last, partial iteration of tile loop %loop as a loop of its own, so the others
+  // have static sizes. Fails (the caller suppresses it) when the tile size divides.
+  transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.consumed}) {
+    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 
