@@ -128,6 +128,26 @@ def test_bad_pass_option_value(write):
     assert done.stdout == ""
 
 
+@pytest.mark.parametrize("spec, option, valid, bad", [
+    ("decompose-backward{pool-ties=bogus}", "pool-ties", "first, all", "bogus"),
+    ("decompose-backward{conv-input=im2col}", "conv-input", "direct, transpose", "im2col"),
+    ("decompose-backward{conv-weight=\"Direct\"}", "conv-weight", "direct, im2col", "Direct"),
+], ids=["pool-ties", "conv-input", "quoted-conv-weight"])
+def test_bad_choice_in_pipeline_names_pass_option_and_values(write, spec, option, valid, bad):
+    done = rlx_opt(str(write("ok.mlir", BACKWARD)), "-p", spec)
+    assert_clean_failure(
+        done, rf"^rlx-opt: error: decompose-backward: option '{option}' must be one of {valid}; got '{bad}'$"
+    )
+    assert done.stdout == ""
+
+
+def test_bad_choice_in_python_names_pass_option_and_values():
+    from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+
+    with pytest.raises(ValueError, match=r"^decompose-backward: option 'pool-ties' must be one of first, all; got 'any'$"):
+        DecomposeBackwardPass(pool_ties="any")
+
+
 def test_unknown_pass_option(write):
     done = rlx_opt(str(write("ok.mlir", BACKWARD)), "--decompose-backward=no-such-option=1")
     assert_clean_failure(done, r"^rlx-opt: error: .*no.such.option")

@@ -38,18 +38,13 @@ from xdsl.pattern_rewriter import RewritePattern
 from rlx_mlir.transforms.conv_backward_grouped import grouped_conv_backward_patterns
 from rlx_mlir.transforms.conv_backward_input import ConvBackwardInputDirect, ConvBackwardInputTranspose
 from rlx_mlir.transforms.conv_backward_weight import ConvBackwardWeightDirect, ConvBackwardWeightIm2col
-from rlx_mlir.transforms.options import check_choice
-
-CONV_WEIGHT = ("direct", "im2col")
-CONV_INPUT = ("direct", "transpose")
+from rlx_mlir.transforms.options import ConvInput, ConvWeight
 
 
 def conv_backward_patterns(
-    conv_weight: str = "direct", im2col_max_elements: int = 4_194_304, conv_input: str = "direct"
+    conv_weight: ConvWeight = "direct", im2col_max_elements: int = 4_194_304, conv_input: ConvInput = "direct"
 ) -> list[RewritePattern]:
     """The patterns for `rlx.conv2d_backward_{weight,input}` in the chosen formulations."""
-    check_choice("decompose-backward", "conv-weight", conv_weight, CONV_WEIGHT)
-    check_choice("decompose-backward", "conv-input", conv_input, CONV_INPUT)
     weight = ConvBackwardWeightDirect() if conv_weight == "direct" else ConvBackwardWeightIm2col(im2col_max_elements)
     input_ = ConvBackwardInputDirect() if conv_input == "direct" else ConvBackwardInputTranspose()
     return [*grouped_conv_backward_patterns(conv_weight, conv_input), weight, input_]

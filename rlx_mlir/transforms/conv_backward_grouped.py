@@ -21,6 +21,7 @@ from xdsl.pattern_rewriter import (
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
 from rlx_mlir.transforms.conv_groups import ConvGroups, multiply_accumulate
+from rlx_mlir.transforms.options import ConvInput, ConvWeight
 
 # The weight-gradient row partials are Wo times the size of dw; they are worth it only where
 # a group's channel block (C/G x F/G) is too small to vectorize along channels.
@@ -84,6 +85,6 @@ class GroupedConvBackwardWeightRows(RewritePattern):
         rewriter.replace(op, [], [groups.merge(b, dw_, 0)])
 
 
-def grouped_conv_backward_patterns(conv_weight: str, conv_input: str) -> list[RewritePattern]:
+def grouped_conv_backward_patterns(conv_weight: ConvWeight, conv_input: ConvInput) -> list[RewritePattern]:
     """The grouped/depthwise patterns for the chosen formulations (the `direct` ones only)."""
     return [GroupedConvBackwardWeightRows()] if conv_weight == "direct" else []

@@ -11,18 +11,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-from rlx_mlir.transforms.options import check_choice
-
-CONV_WEIGHT_CHOICES = ("direct", "im2col")
-CONV_INPUT_CHOICES = ("direct", "transpose")
-POOL_TIES_CHOICES = ("first", "all")
+from rlx_mlir.transforms.options import CheckedOptions, ConvInput, ConvWeight, PoolTies
 
 
 @dataclass(frozen=True)
-class DecomposeBackwardPass(ModulePass):
+class DecomposeBackwardPass(CheckedOptions):
     """Rewrite `rlx.conv2d_backward_{weight,input}` and `rlx.{max,avg}_pool2d_backward`.
 
     Options:
@@ -40,15 +35,13 @@ class DecomposeBackwardPass(ModulePass):
 
     name = "decompose-backward"
 
-    conv_weight: str = "direct"
+    conv_weight: ConvWeight = "direct"
     im2col_max_elements: int = 4_194_304
-    conv_input: str = "direct"
-    pool_ties: str = "first"
+    conv_input: ConvInput = "direct"
+    pool_ties: PoolTies = "first"
 
     def __post_init__(self):
-        check_choice(self.name, "conv-weight", self.conv_weight, CONV_WEIGHT_CHOICES)
-        check_choice(self.name, "conv-input", self.conv_input, CONV_INPUT_CHOICES)
-        check_choice(self.name, "pool-ties", self.pool_ties, POOL_TIES_CHOICES)
+        super().__post_init__()
         if self.im2col_max_elements < 1:
             raise ValueError(
                 f"{self.name}: option 'im2col-max-elements' must be positive, got {self.im2col_max_elements}"
