@@ -46,7 +46,7 @@ from rlx_mlir.backend.runtime import NativeModule, load
 STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
 
 # Bump when the prepared text or the library layout changes, to invalidate old entries.
-_FORMAT_VERSION = "1"
+_FORMAT_VERSION = "2"
 
 # Position-independent object code, as a shared library needs.
 _LLC_OBJECT_FLAGS = ("-filetype=obj", "--relocation-model=pic")

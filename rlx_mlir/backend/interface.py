@@ -3,42 +3,45 @@
 :func:`prepare` turns the input (MLIR text or an xDSL module) into the exact text that is
 lowered, plus one :class:`FunctionSignature` per public function.
 
-Every public function ``f`` whose arguments and results are ranked tensors gets an entry
-wrapper ``__rlx_entry_f`` that only calls ``f``. The wrapper carries what the native
-calling convention needs, and the user's IR is left byte-for-byte untouched:
+The C interface is upstream's: every public function ``f`` whose arguments and results are
+ranked tensors gets the ``llvm.emit_c_interface`` attribute, and ``func-to-llvm`` then
+exports ``_mlir_ciface_f``, which takes memref descriptors by pointer and returns results
+through its first argument. The module-wide ``--llvm-request-c-wrappers`` pass is not used:
+it also marks external declarations, whose calls it then redirects to an undefined
+``_mlir_ciface_`` symbol.
 
-- ``llvm.emit_c_interface``, so the exported ``_mlir_ciface___rlx_entry_f`` takes memref
-  descriptors by pointer and returns results through its first argument;
-- ``bufferization.writable = false`` on every argument. One-shot bufferization otherwise
-  assumes function arguments are writable and happily updates a caller's input array in
-  place. Module bufferization analyses across the call, so it copies an argument in the
-  wrapper exactly when ``f`` would write to it.
+What upstream lacks is added to the same function headers:
 
-Why a wrapper instead of annotating ``f``: annotating means re-printing the module, and
-re-printing through xDSL is lossy (xDSL 0.75 misreads hex float literals in dense
-constants such as ``0xFF800000``, i.e. -inf, the usual max-pool init). Only function
-headers are parsed here; bodies pass through as ``mlir-opt`` printed them.
+- ``bufferization.writable = false`` on every argument of ``f``. One-shot bufferization
+  otherwise assumes function arguments are writable and updates a caller's input array in
+  place; it has no option to treat arguments as read-only. With the attribute it copies an
+  argument exactly when ``f`` writes to it.
+- ``{rlx_mlir.batch_group = K : i64}`` argument attributes, read back into
+  :attr:`FunctionSignature.tied`. Compiled code does not check that dynamic sizes agree:
+  given two arguments whose leading sizes the IR assumes equal, it reads out of bounds.
+  Arguments of one function with the same ``K`` share their dimension 0, and the runtime
+  refuses a call where they do not. ``rlx_mlir.compile`` sets it on the arguments whose
+  dynamic batch meets in an RLX op.
+- A clear error for a function named ``_mlir_ciface_f`` next to ``f`` (upstream reports a
+  symbol redefinition deep in the lowering).
 
-Compiled code does not check that dynamic sizes agree: given two arguments whose leading
-sizes the IR assumes equal, it reads out of bounds. An argument attribute states such a
-tie: ``{rlx_mlir.batch_group = K : i64}`` on several arguments of one function says that
-their dimension 0 is one size, and the runtime refuses a call where it is not.
-``rlx_mlir.compile`` sets it on the arguments whose dynamic batch meets in an RLX op.
+Only the function headers are parsed (by xDSL's parser) and edited, see
+:mod:`rlx_mlir.backend.headers`. Bodies reach mlir-opt
+byte for byte as mlir-opt printed them: re-printing through xDSL is lossy (xDSL 0.75
+misreads hex float literals in dense constants such as ``0xFF800000``, i.e. -inf, the usual
+max-pool init).
 """
 
 from __future__ import annotations
 
-import functools
 import io
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    Builtin,
+    BoolAttr,
     DictionaryAttr,
     Float16Type,
     Float32Type,
@@ -48,24 +51,21 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
+    i1,
     StringAttr,
     TensorType,
 )
-from xdsl.dialects.func import Func
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from rlx_mlir.backend import toolchain
+from rlx_mlir.backend import headers, toolchain
 
-ENTRY_PREFIX = "__rlx_entry_"
+# func-to-llvm's prefix for the C interface of a function marked with _EMIT_C_INTERFACE.
+C_INTERFACE_PREFIX = "_mlir_ciface_"
+_EMIT_C_INTERFACE = "llvm.emit_c_interface"
+_WRITABLE = "bufferization.writable"
 # Argument attribute: arguments of one function with the same value share their dimension 0.
 BATCH_GROUP_ATTR = "rlx_mlir.batch_group"
-
-# A top-level func.func in mlir-opt's generic output: two-space indent, header on one line.
-_FUNC_LINE = re.compile(r'^  "func\.func"\(\) <\{')
-# The line closing the top-level builtin.module region in generic output.
-_MODULE_END = re.compile(r"^\}\)")
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,8 @@ class FunctionSignature:
 
     @property
     def c_symbol(self) -> str:
-        """The exported C-interface symbol of the entry wrapper."""
-        return f"_mlir_ciface_{ENTRY_PREFIX}{self.name}"
+        """The exported C-interface symbol (upstream's ``llvm.emit_c_interface`` wrapper)."""
+        return C_INTERFACE_PREFIX + self.name
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,7 +127,7 @@ class FunctionSignature:
 
 @dataclass(frozen=True)
 class PreparedModule:
-    """The text to lower (generic form, entry wrappers appended) and its signatures."""
+    """The text to lower (generic form, headers annotated) and its signatures."""
 
     text: str
     signatures: dict[str, FunctionSignature]
@@ -151,56 +151,65 @@ def module_text(module: str | Operation) -> str:
 
 
 def prepare(module: str | Operation) -> PreparedModule:
-    """Verify ``module`` with mlir-opt, read its public signatures, append entry wrappers."""
+    """Verify ``module`` with mlir-opt, read its public signatures, annotate their headers."""
     mlir_opt = toolchain.find_tool("mlir-opt")
-    # Locations are kept so that errors in later stages point at lines of the input.
+    # Locations are kept so that errors in later stages point at lines of the input. Local
+    # scope prints attributes and types inline, so that a header is readable on its own.
     generic = toolchain.run(
         "parse input",
-        [str(mlir_opt.path), "--mlir-print-op-generic", "--mlir-print-debuginfo", "-"],
+        [
+            str(mlir_opt.path),
+            "--mlir-print-op-generic",
+            "--mlir-print-debuginfo",
+            "--mlir-print-local-scope",
+            "-",
+        ],
         input=module_text(module),
     )
-    lines = generic.splitlines(keepends=True)
+    functions = headers.read_functions(generic)
+    symbols = {header.name for header in functions}
     signatures: dict[str, FunctionSignature] = {}
-    symbols: set[str] = set()
-    for line in lines:
-        if _FUNC_LINE.match(line):
-            signature, symbol = _read_function(line)
-            symbols.add(symbol)
-            if signature is not None:
-                signatures[signature.name] = signature
-
-    wrappers = []
-    for signature in signatures.values():
+    edits: list[headers.Edit] = []
+    for header in functions:
+        signature = _read_function(header.properties)
+        if signature is None:
+            continue
+        signatures[signature.name] = signature
         if signature.unsupported is None:
-            if ENTRY_PREFIX + signature.name in symbols:
+            if signature.c_symbol in symbols:
                 raise ValueError(
-                    f"function name {ENTRY_PREFIX + signature.name!r} is reserved for the"
-                    f" native entry point of {signature.name!r}"
+                    f"function name {signature.c_symbol!r} is reserved for the C interface"
+                    f" of {signature.name!r}"
                 )
-            wrappers.append(_entry_wrapper(signature))
-
-    end = next(i for i in reversed(range(len(lines))) if _MODULE_END.match(lines[i]))
-    text = "".join(lines[:end] + wrappers + lines[end:])
-    return PreparedModule(text, signatures)
+            edits += _annotations(header)
+    return PreparedModule(headers.apply(generic, edits), signatures)
 
 
-@functools.cache
-def _header_context() -> Context:
-    """Only builtin and func are needed to read function headers."""
-    ctx = Context(allow_unregistered=True)
-    ctx.load_dialect(Builtin)
-    ctx.load_dialect(Func)
-    return ctx
+def _annotations(header: headers.FunctionHeader) -> list[headers.Edit]:
+    """The C interface and read-only arguments of a callable function (module docstring)."""
+    function_type = header.properties["function_type"]
+    assert isinstance(function_type, FunctionType)
+    old = header.properties.get("arg_attrs")
+    old_dicts = old.data if isinstance(old, ArrayAttr) else [None] * len(function_type.inputs)
+    arg_attrs = ArrayAttr(
+        [
+            DictionaryAttr(
+                {**(d.data if isinstance(d, DictionaryAttr) else {}), _WRITABLE: BoolAttr(False, i1)}
+            )
+            for d in old_dicts
+        ]
+    )
+    edits = [header.set_property("arg_attrs", arg_attrs)] if arg_attrs.data else []
+    c_interface = header.add_attribute(_EMIT_C_INTERFACE)
+    return edits + ([c_interface] if c_interface is not None else [])
 
 
-def _read_function(line: str) -> tuple[FunctionSignature | None, str]:
-    """(signature if public else None, symbol name) of a generic func.func header line."""
-    start = line.index("<{")
-    props = Parser(_header_context(), line[start:]).parse_optional_properties_dict()
+def _read_function(props: dict[str, Attribute]) -> FunctionSignature | None:
+    """The signature of a func.func with properties ``props``; None if it is not public."""
     name = _string(props["sym_name"])
     visibility = props.get("sym_visibility")
     if visibility is not None and _string(visibility) != "public":
-        return None, name
+        return None
     function_type = props["function_type"]
     assert isinstance(function_type, FunctionType)
     specs = {
@@ -214,10 +223,10 @@ def _read_function(line: str) -> tuple[FunctionSignature | None, str]:
         if isinstance(spec, str)
     ]
     if problems:
-        return FunctionSignature(name, (), (), "; ".join(problems)), name
+        return FunctionSignature(name, (), (), "; ".join(problems))
     inputs = tuple(s for s in specs["argument"] if isinstance(s, TensorSpec))
     results = tuple(s for s in specs["result"] if isinstance(s, TensorSpec))
-    return FunctionSignature(name, inputs, results, None, _tied_arguments(props.get("arg_attrs"))), name
+    return FunctionSignature(name, inputs, results, None, _tied_arguments(props.get("arg_attrs")))
 
 
 def _tied_arguments(arg_attrs: Attribute | None) -> tuple[tuple[int, ...], ...]:
@@ -235,15 +244,9 @@ def _string(attr: Attribute) -> str:
     return attr.data
 
 
-def _print(attr: Attribute) -> str:
-    stream = io.StringIO()
-    Printer(stream=stream).print_attribute(attr)
-    return stream.getvalue()
-
-
 def _tensor_spec(type_: Attribute) -> TensorSpec | str:
     """The spec of a ranked tensor type, or why the type cannot cross to NumPy."""
-    text = _print(type_)
+    text = headers.print_attribute(type_)
     if not isinstance(type_, TensorType):
         return f"{text} is not a ranked tensor"
     dtype = _numpy_dtype(type_.element_type)
@@ -270,32 +273,6 @@ def _numpy_dtype(element: Attribute) -> np.dtype | None:
             unsigned = element.signedness.data == Signedness.UNSIGNED
             return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
     return None
-
-
-def _entry_wrapper(signature: FunctionSignature) -> str:
-    """Custom-syntax entry wrapper for ``signature`` (see the module docstring)."""
-    args = ", ".join(f"%a{i}" for i in range(len(signature.inputs)))
-    params = ", ".join(
-        f"%a{i}: {t.mlir_type} {{bufferization.writable = false}}"
-        for i, t in enumerate(signature.inputs)
-    )
-    in_types = ", ".join(t.mlir_type for t in signature.inputs)
-    out_types = ", ".join(t.mlir_type for t in signature.results)
-    n = len(signature.results)
-    results = ", ".join(f"%r#{i}" for i in range(n))
-    call = f"func.call {_symbol(signature.name)}({args}) : ({in_types}) -> ({out_types})"
-    return (
-        f"  func.func {_symbol(ENTRY_PREFIX + signature.name)}({params}) -> ({out_types})"
-        " attributes {llvm.emit_c_interface} {\n"
-        + (f"    %r:{n} = {call}\n" if n else f"    {call}\n")
-        + (f"    func.return {results} : {out_types}\n" if n else "    func.return\n")
-        + "  }\n"
-    )
-
-
-def _symbol(name: str) -> str:
-    escaped = name.replace("\\", "\\\\").replace('"', '\\"')
-    return f'@"{escaped}"'
 
 
 def signatures_from_json(data: list[dict[str, Any]]) -> dict[str, FunctionSignature]:

@@ -1,6 +1,6 @@
 """Call compiled functions on NumPy arrays.
 
-The exported entry points follow MLIR's C interface: ``_mlir_ciface_<entry>(results*,
+The exported entry points follow MLIR's C interface: ``_mlir_ciface_<name>(results*,
 arg0*, arg1*, ...)`` where every argument is a pointer to a memref descriptor
 
     struct { T *allocated; T *aligned; int64_t offset; int64_t sizes[rank];
