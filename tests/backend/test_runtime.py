@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import threading
 
@@ -344,3 +345,22 @@ def test_no_leak_over_many_calls(native: NativeModule) -> None:
     del out
     gc.collect()
     assert _rss_bytes() - before < 64 * 2**20
+
+
+def test_exported_c_interface_is_named_after_the_function(native: NativeModule) -> None:
+    """Upstream's C interface of ``f`` is ``_mlir_ciface_f`` (README, ``rlx-compile``)."""
+    library = ctypes.CDLL(str(native.path))
+    assert hasattr(library, "_mlir_ciface_matmul")
+    assert not hasattr(library, "_mlir_ciface_helper")
+
+
+def test_existing_argument_and_function_attributes_are_kept() -> None:
+    module = compile_module(
+        "func.func @f(%a: tensor<?xf32> {rlx_mlir.batch_group = 0 : i64}, %b: tensor<?xf32>"
+        " {rlx_mlir.batch_group = 0 : i64}) -> tensor<?xf32> attributes {llvm.emit_c_interface} {\n"
+        "  return %a : tensor<?xf32>\n}\n"
+    )
+    a = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(module["f"](a, a), a)
+    with pytest.raises(ValueError, match=r"arguments 0, 1 must have the same batch size"):
+        module["f"](a, a[:2])
