@@ -1,5 +1,5 @@
 // The RLX dialect for upstream MLIR: mlir-opt --irdl-file=dialects/rlx.irdl.mlir
-// GENERATED from rlx_mlir/dialects/rlx.py; do not edit. Regenerate with:
+// GENERATED from rlx_mlir/dialects/; do not edit. Regenerate with:
 //   python -m rlx_mlir.tools.gen_irdl -o dialects/rlx.irdl.mlir
 // IRDL checks each op's operands, results and required attributes and their kinds
 // (tensor, i64 dense array, integer, bool). Element types, array lengths and shapes

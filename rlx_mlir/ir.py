@@ -10,6 +10,7 @@ one so that an error names the op that failed and its source position.
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -22,7 +23,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from rlx_mlir.dialects.rlx import RLX, RlxOp
+from rlx_mlir.dialects.rlx import RLX
 
 
 @dataclass
@@ -98,9 +99,13 @@ class LocatingParser(Parser):
                 raise
             del self._op_name_spans[depth:]
             self.raise_error(f"custom op '{unknown.group(1)}' is unknown", spans[0])
-        except (ValueError, VerifyException, DiagnosticException) as error:
+        except (ValueError, VerifyException, DiagnosticException, struct.error) as error:
             # Raised while building an attribute or the op (an integer out of range for its
             # type, say): not a ParseError, so it would carry no position. Give it the op's.
+            # xDSL's declarative format packs an `[a, b]` dense array with `struct`, whose
+            # error says only "argument out of range".
+            if isinstance(error, struct.error):
+                error = ValueError(f"an array element is out of range for its element type ({error})")
             spans, self._op_name_spans[depth:] = self._op_name_spans[depth:], []
             if not spans:
                 self.raise_error(str(error))
@@ -145,8 +150,6 @@ def verify_module(module: Operation) -> None:
     """Verify op by op, parents first, so that a failure names the op and where it is."""
     for op in module.walk():
         try:
-            if isinstance(op, RlxOp):
-                op.check_property_kinds()
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException) as error:
             message = str(error).split("\n\n")[0].strip()

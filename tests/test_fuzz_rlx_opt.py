@@ -251,7 +251,7 @@ FOUND = [
     # An integer out of range raised ValueError while parsing: an error without a location.
     pytest.param(
         SEEDS[0].replace("stride [1, 1]", "stride [1, 99999999999999999999]"),
-        r"^{path}:2:\d+: error: 'rlx.conv2d' op Integer value 99999999999999999999 is out of range for type i64",
+        r"^{path}:2:\d+: error: 'rlx.conv2d' op an array element is out of range for its element type",
         id="integer-out-of-range-located",
     ),
     # xDSL's message fragment " in block definition" printed as `error:  in block definition`.

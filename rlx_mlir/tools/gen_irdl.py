@@ -7,7 +7,8 @@ parses and verifies the generic form that `rlx-opt --print-op-generic --print-no
 prints (IRDL-loaded ops have attributes, not properties). `tests/test_irdl.py` fails when
 the committed file differs from what this module generates.
 
-What each op gets, read from `op.get_irdl_definition()` and the op's `PROPERTIES`:
+What each op gets, read from `op.get_irdl_definition()` (the kind of each property from its
+constraint, `RlxOp.property_kinds`):
 - operands and results: `irdl.base "!builtin.tensor"` (ranked tensors);
 - `pair` properties: `irdl.base "#builtin.dense_array"`;
 - `int` properties: `irdl.base "#builtin.integer"`;
@@ -52,13 +53,14 @@ from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.irdl import AttrConstraint, IRDLOperation, OptionalDef, VariadicDef
 from xdsl.printer import Printer
 
-from rlx_mlir.dialects.rlx import RLX, PropertySpec, RlxOp
+from rlx_mlir.dialects.properties import PropertyKind
+from rlx_mlir.dialects.rlx import RLX, RlxOp
 
 COMMAND = "python -m rlx_mlir.tools.gen_irdl -o dialects/rlx.irdl.mlir"
 
 HEADER = f"""\
 // The RLX dialect for upstream MLIR: mlir-opt --irdl-file=dialects/rlx.irdl.mlir
-// GENERATED from rlx_mlir/dialects/rlx.py; do not edit. Regenerate with:
+// GENERATED from rlx_mlir/dialects/; do not edit. Regenerate with:
 //   {COMMAND}
 // IRDL checks each op's operands, results and required attributes and their kinds
 // (tensor, i64 dense array, integer, bool). Element types, array lengths and shapes
@@ -72,7 +74,7 @@ MLIR_BASE_NAMES: dict[type[Attribute], str] = {
     IntegerAttr: "#builtin.integer",
 }
 
-# The attribute base each PropertySpec kind is stored as.
+# The attribute base each property kind is stored as.
 KIND_BASES: dict[str, type[Attribute]] = {
     "pair": DenseArrayBase,
     "int": IntegerAttr,
@@ -110,15 +112,15 @@ def _base(builder: Builder, base: type[Attribute], hint: str) -> SSAValue:
     return value
 
 
-def _property_constraint(builder: Builder, spec: PropertySpec) -> SSAValue:
-    if spec.kind == "bool":
+def _property_constraint(builder: Builder, name: str, kind: PropertyKind) -> SSAValue:
+    if kind.name == "bool":
         true = builder.insert(IsOp(BoolAttr.from_bool(True))).output
         false = builder.insert(IsOp(BoolAttr.from_bool(False))).output
         true.name_hint, false.name_hint = "true", "false"
         value = builder.insert(AnyOfOp([true, false])).output
-        value.name_hint = spec.name
+        value.name_hint = name
         return value
-    return _base(builder, KIND_BASES[spec.kind], spec.name)
+    return _base(builder, KIND_BASES[kind.name], name)
 
 
 def _variadicity(definition: object) -> VariadicityAttr:
@@ -132,11 +134,10 @@ def _variadicity(definition: object) -> VariadicityAttr:
 def operation_to_irdl(op: type[RlxOp]) -> OperationOp:
     """One `irdl.operation`: named operands and results, then every property as an attribute."""
     op_def = op.get_irdl_definition()
-    specs = {spec.name: spec for spec in op.PROPERTIES}
-    if set(specs) != set(op_def.properties):
-        raise IrdlGenerationError(
-            f"{op.name}: PROPERTIES lists {sorted(specs)} but the op defines {sorted(op_def.properties)}"
-        )
+    try:
+        kinds = op.property_kinds()
+    except KeyError:
+        raise IrdlGenerationError(f"{op.name}: a property has a constraint that is no RLX property kind") from None
     if op_def.attributes or op_def.regions or op_def.successors:
         raise IrdlGenerationError(f"{op.name}: only operands, results and properties are supported")
 
@@ -156,13 +157,8 @@ def operation_to_irdl(op: type[RlxOp]) -> OperationOp:
             )
         )
     attributes: dict[str, SSAValue] = {}
-    for spec in op.PROPERTIES:  # the op's printing order
-        declared = _base_class(op, spec.name, op_def.properties[spec.name].constr)
-        if declared is not KIND_BASES[spec.kind]:
-            raise IrdlGenerationError(
-                f"{op.name}: property '{spec.name}' of kind {spec.kind} is declared as {declared.__name__}"
-            )
-        attributes[spec.name] = _property_constraint(builder, spec)
+    for name, kind in kinds.items():  # the op's declaration order, that of the custom form
+        attributes[name] = _property_constraint(builder, name, kind)
     if attributes:
         builder.insert(AttributesOp.get(attributes))
     return OperationOp(Dialect.split_name(op.name)[1], Region([block]))

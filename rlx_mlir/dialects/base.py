@@ -1,0 +1,198 @@
+"""`RlxOp`: what every RLX op shares beyond its IRDL definition.
+
+An op declares its operands, result and properties with `operand_def`, `result_def` and
+`prop_def` and its syntax with `assembly_format`; this base class derives the rest from
+that one definition:
+- `build_with(operands, result_type, **geometry)` builds from Python values, filling in the
+  defaults;
+- `geometry_value(name)` reads a property back as a Python value;
+- verification explains a wrong property or mixed element types in words before xDSL's
+  generic constraint check runs, then checks the dynamic dimensions and hands the op's
+  shapes to `verify_shapes`, which each op writes against `rlx_mlir.geometry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, VerificationContext
+from xdsl.utils.exceptions import VerifyException
+
+from rlx_mlir.dialects.properties import ELEMENT_TYPE, PAIR, PropertyKind
+from rlx_mlir.dialects.tensors import format_shape, is_dynamic, tensor_type
+from rlx_mlir.geometry import GeometryError, Pair, Window2d
+
+
+class RlxOp(IRDLOperation):
+    """Shared construction, property access and verification scaffolding of RLX ops."""
+
+    def __post_init__(self):
+        # Properties in declaration order, whatever order they were parsed or given in, so
+        # that the generic form always prints them alike.
+        super().__post_init__()
+        given = dict(self.properties)
+        self.properties.clear()
+        for name in (*self.get_irdl_definition().properties, *given):
+            if name in given:
+                self.properties.setdefault(name, given[name])
+
+    # -- the definition, read back -----------------------------------------------------
+
+    @classmethod
+    def property_kinds(cls) -> dict[str, PropertyKind]:
+        """Each property's kind, in declaration order (the order of the custom form)."""
+        return {name: PropertyKind.of(d.constr) for name, d in cls.get_irdl_definition().properties.items()}
+
+    @classmethod
+    def property_defaults(cls) -> dict[str, object]:
+        """The Python value of each property that may be left out."""
+        return {
+            name: PropertyKind.of(d.constr).from_attribute(d.default_value)
+            for name, d in cls.get_irdl_definition().properties.items()
+            if d.default_value is not None
+        }
+
+    @classmethod
+    def operand_names(cls) -> tuple[str, ...]:
+        return tuple(name for name, _ in cls.get_irdl_definition().operands)
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def build_with(
+        cls,
+        operands: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+        **geometry: tuple[int, int] | int | bool,
+    ):
+        """Build from Python values; properties with a default may be omitted."""
+        kinds = cls.property_kinds()
+        unknown = set(geometry) - set(kinds)
+        if unknown:
+            raise TypeError(f"{cls.name} has no properties {sorted(unknown)}")
+        missing = [name for name in kinds if name not in geometry and name not in cls.property_defaults()]
+        if missing:
+            raise TypeError(f"{cls.name} needs the property '{missing[0]}'")
+        properties = {name: kind.to_attribute(geometry[name]) for name, kind in kinds.items() if name in geometry}
+        return cls(operands=list(operands), result_types=[result_type], properties=properties)
+
+    def geometry_value(self, name: str):
+        return PropertyKind.of(self.get_irdl_definition().properties[name].constr).from_attribute(
+            self.properties[name]
+        )
+
+    # -- verification -------------------------------------------------------------------
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        self._explain_properties_and_element_types()
+        super().verify(verify_nested_ops)
+
+    def _explain_properties_and_element_types(self) -> None:
+        """Say which property or type is wrong, in words, before xDSL's constraints do.
+
+        xDSL's own checks report `Expected attribute i64 but got i32` or
+        `attribute f32 expected from variable 'T'` without naming the property. The element
+        types are checked by the op's own constraint `T`, in the order of the custom form's
+        parser, so that a generic and a custom form get the same message.
+        """
+        for name, kind in self.property_kinds().items():
+            attr = self.properties.get(name)
+            if attr is None:
+                raise VerifyException(f"expected the property '{name}' ({kind.expected})")
+            try:
+                kind.constraint.verify(attr, VerificationContext())
+            except VerifyException:
+                raise VerifyException(f"expected '{name}' to be {kind.expected}, got {attr}") from None
+        element_types = VerificationContext()
+        for value in (*self.operands, *self.results):
+            if isinstance(value.type, TensorType):
+                ELEMENT_TYPE.verify(value.type.element_type, element_types)
+
+    def verify_(self) -> None:
+        for name, kind in self.property_kinds().items():
+            if kind is PAIR and len(value := self.geometry_value(name)) != 2:
+                raise VerifyException(f"expected '{name}' to have 2 values (height, width), got {len(value)}")
+        batched = self.batched_values()
+        for name, value in zip((*self.operand_names(), "result"), (*self.operands, *self.results)):
+            shape = tensor_type(value).get_shape()
+            if name not in batched and any(is_dynamic(d) for d in shape):
+                raise VerifyException(f"expected the {name} to have a static shape, got {value.type}")
+            if any(is_dynamic(d) for d in shape[1:]):
+                raise VerifyException(
+                    f"expected only the leading (batch) dimension of the {name} to be dynamic, got {value.type}"
+                )
+        try:
+            self.verify_shapes()
+        except GeometryError as error:
+            raise VerifyException(str(error)) from None
+
+    def verify_shapes(self) -> None:
+        raise NotImplementedError
+
+    def batched_values(self) -> set[str]:
+        """Operands (and "result") whose leading dimension is the batch, the one that may be dynamic.
+
+        Weights carry no batch: every dimension of a weight must be static.
+        """
+        return {name for name in (*self.operand_names(), "result") if name != "weight"}
+
+    # -- helpers for the verifiers -----------------------------------------------------------
+
+    def shape_of(self, index: int, rank: int | tuple[int, ...]) -> tuple[int, ...]:
+        """The shape of operand `index` (or the result, index -1), rank-checked."""
+        value = self.results[0] if index == -1 else self.operands[index]
+        name = "result" if index == -1 else self.operand_names()[index]
+        shape = tensor_type(value).get_shape()
+        ranks = (rank,) if isinstance(rank, int) else rank
+        if len(shape) not in ranks:
+            expected = " or ".join(str(r) for r in ranks)
+            raise VerifyException(f"expected the {name} to have rank {expected}, got {value.type}")
+        return shape
+
+    def expect_result_shape(self, expected: Sequence[int]) -> None:
+        got = tensor_type(self.results[0]).get_shape()
+        if tuple(got) != tuple(expected):
+            element = tensor_type(self.results[0]).element_type
+            raise VerifyException(
+                f"expected the result type to be tensor<{format_shape(expected)}x{element}> "
+                f"as the geometry implies, got tensor<{format_shape(got)}x{element}>"
+            )
+
+    def window(self) -> Window2d:
+        """The op's window geometry, validated; the kernel comes from `kernel_size` or the weight."""
+        kinds = self.property_kinds()
+        kernel = self.geometry_value("kernel_size") if "kernel_size" in kinds else self.weight_kernel()
+        window = Window2d(
+            kernel=kernel,
+            stride=self.geometry_value("stride"),
+            padding=self.geometry_value("padding"),
+            dilation=self.geometry_value("dilation") if "dilation" in kinds else (1, 1),
+        )
+        window.validate()
+        return window
+
+    def weight_kernel(self) -> Pair:
+        """The kernel size of an op whose kernel is its weight's spatial size."""
+        shape = tensor_type(self.operands[1]).get_shape()
+        return (shape[2], shape[3])
+
+    def groups(self) -> int:
+        groups = self.geometry_value("groups")
+        if groups < 1:
+            raise VerifyException(f"expected groups to be positive, got {groups}")
+        return groups
+
+
+def expect_same_batch(a: tuple[int, ...], a_name: str, b: tuple[int, ...], b_name: str) -> None:
+    if a[0] != b[0]:
+        raise VerifyException(
+            f"expected the {a_name} and the {b_name} to have the same batch size, got "
+            f"{format_shape(a[:1])} and {format_shape(b[:1])}"
+        )
+
+
+def expect_divisible(channels: int, groups: int, what: str) -> None:
+    if channels % groups:
+        raise VerifyException(f"expected the {what} channels ({channels}) to be divisible by groups ({groups})")

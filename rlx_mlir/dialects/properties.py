@@ -1,0 +1,110 @@
+"""The kinds of geometry property RLX ops hold, and how each reads as a Python value.
+
+Every property is declared once, on its op, with `prop_def`; a property with a default
+(`dilation`, `groups`, ...) may be left out of the custom form, which the declarative
+assembly format does by itself. A kind ties the property's attribute constraint to the
+Python value it stands for, so that building an op (`RlxOp.build_with`), reading it
+(`RlxOp.geometry_value`), explaining a wrong attribute and describing the op in IRDL
+all follow from the op's own definition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i64
+from xdsl.ir import Attribute
+from xdsl.irdl import AttrConstraint, VarConstraint, VerificationContext, irdl_to_attr_constraint, prop_def
+from xdsl.utils.exceptions import VerifyException
+
+I1 = IntegerType(1)
+
+
+@dataclass(frozen=True, init=False)
+class OneFloatElementType(VarConstraint[Attribute]):
+    """The variable `T`: one float element type shared by every operand and the result.
+
+    It is xDSL's `VarConstraint`, worded for a reader: xDSL's own messages
+    (`Unexpected attribute i32`, `attribute f32 expected from variable 'T'`) name neither
+    what was expected nor why.
+    """
+
+    def __init__(self):
+        super().__init__("T", irdl_to_attr_constraint(AnyFloat))
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        bound = constraint_context.get_variable(self.name)
+        if bound is not None and bound != attr:
+            raise VerifyException(
+                f"expected all operands and the result to have one element type, got {bound} and {attr}"
+            )
+        try:
+            super().verify(attr, constraint_context)
+        except VerifyException:
+            raise VerifyException(f"expected a floating-point element type, got {attr}") from None
+
+
+ELEMENT_TYPE = OneFloatElementType()
+FLOAT_TENSOR = TensorType.constr(ELEMENT_TYPE)
+"""A ranked float tensor whose element type is the op's one element type `T`."""
+
+
+@dataclass(frozen=True)
+class PropertyKind:
+    """What a property holds: its attribute constraint, the Python value and the wording."""
+
+    name: str
+    constraint: AttrConstraint
+    expected: str
+    """How a diagnostic names the attribute it wants."""
+    to_attribute: Callable[[Any], Attribute]
+    from_attribute: Callable[[Attribute], Any]
+
+    BY_CONSTRAINT: ClassVar[dict[AttrConstraint, PropertyKind]] = {}
+
+    def __post_init__(self):
+        PropertyKind.BY_CONSTRAINT[self.constraint] = self
+
+    @staticmethod
+    def of(constraint: AttrConstraint) -> PropertyKind:
+        return PropertyKind.BY_CONSTRAINT[constraint]
+
+
+PAIR = PropertyKind(
+    "pair",
+    DenseArrayBase.constr(i64),
+    "array<i64: ...>",
+    lambda value: DenseArrayBase.from_list(i64, list(value)),
+    lambda attr: tuple(attr.get_values()),
+)
+INT = PropertyKind(
+    "int",
+    IntegerAttr.constr(type=i64),
+    "an i64 integer",
+    lambda value: IntegerAttr(int(value), i64),
+    lambda attr: attr.value.data,
+)
+BOOL = PropertyKind(
+    "bool",
+    IntegerAttr.constr(type=I1),
+    "true or false",
+    lambda value: IntegerAttr(int(bool(value)), I1),
+    lambda attr: bool(attr.value.data),
+)
+
+
+def pair_property(default: tuple[int, int] | None = None, prop_name: str | None = None) -> Any:
+    """An `array<i64: h, w>` property (height first, as PyTorch's tuples)."""
+    return prop_def(
+        PAIR.constraint, prop_name=prop_name, default_value=None if default is None else PAIR.to_attribute(default)
+    )
+
+
+def int_property(default: int, prop_name: str | None = None) -> Any:
+    return prop_def(INT.constraint, prop_name=prop_name, default_value=INT.to_attribute(default))
+
+
+def bool_property(default: bool, prop_name: str | None = None) -> Any:
+    return prop_def(BOOL.constraint, prop_name=prop_name, default_value=BOOL.to_attribute(default))
