@@ -46,25 +46,14 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
+from rlx_mlir.dialects.tensors import is_dynamic, shape_of, tensor_type  # noqa: F401 (re-exported)
+
 MapLike = AffineMap | Callable[..., tuple]
 Shape = Sequence[int]
 
 
 def affine_map(spec: MapLike) -> AffineMap:
     return spec if isinstance(spec, AffineMap) else AffineMap.from_callable(spec)
-
-
-def is_dynamic(dim: int) -> bool:
-    return dim == DYNAMIC_INDEX or dim < 0
-
-
-def tensor_type(value: SSAValue) -> TensorType:
-    assert isinstance(value.type, TensorType), f"expected a tensor, got {value.type}"
-    return value.type
-
-
-def shape_of(value: SSAValue) -> tuple[int, ...]:
-    return tensor_type(value).get_shape()
 
 
 def element_type_of(value: SSAValue) -> Attribute:

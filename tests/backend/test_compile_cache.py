@@ -84,7 +84,7 @@ def test_emit_llvm_mlir_is_accepted_by_mlir_translate(stages: dict[str, str | by
 
 
 def test_emit_llvm_ir_is_accepted_by_llc_and_opt(stages: dict[str, str | bytes]) -> None:
-    assert f"define void @_mlir_ciface___rlx_entry_{stages['name']}(" in stages["llvm-ir"]
+    assert f"define void @_mlir_ciface_{stages['name']}(" in stages["llvm-ir"]
     accepted([tool("llc"), "-filetype=null", "-"], stages["llvm-ir"])
     accepted([tool("opt"), "-O1", "-S", "-"], stages["llvm-ir"])
 
@@ -94,7 +94,7 @@ def test_emit_obj_and_shared(stages: dict[str, str | bytes], tmp_path: Path) -> 
     library = tmp_path / "emitted.so"
     library.write_bytes(stages["shared"])
     handle = ctypes.CDLL(str(library))
-    assert hasattr(handle, f"_mlir_ciface___rlx_entry_{stages['name']}")
+    assert hasattr(handle, f"_mlir_ciface_{stages['name']}")
 
 
 def test_unknown_stage_and_pipeline() -> None:
