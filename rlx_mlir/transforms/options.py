@@ -62,13 +62,3 @@ class CheckedOptions(ModulePass):
             value = getattr(self, field.name)
             if valid is not None and value not in valid:
                 raise _choice_error(self.name, _option_name(field.name), value, valid)
-
-
-def check_choice(pass_name: str, option: str, value: str, choices: Sequence[str]) -> None:
-    """Reject a value outside `choices` with a message that lists the valid ones.
-
-    To be removed: only `pool_backward` still calls it; every other option is a `Literal`
-    field of a `CheckedOptions` pass.
-    """
-    if value not in choices:
-        raise _choice_error(pass_name, option, value, choices)

@@ -28,15 +28,12 @@ from rlx_mlir.transforms.max_pool_backward import (
     MaxPool2dBackwardFirstMaxPhases,
     MaxPool2dBackwardFirstMaxTiled,
 )
-from rlx_mlir.transforms.options import check_choice
-
-POOL_TIES = ("first", "all")
+from rlx_mlir.transforms.options import PoolTies
 
 
-def pool_backward_patterns(pool_ties: str = "first") -> list[RewritePattern]:
+def pool_backward_patterns(pool_ties: PoolTies = "first") -> list[RewritePattern]:
     """The rewrites of `rlx.max_pool2d_backward` (by tie rule) and `rlx.avg_pool2d_backward`,
     in priority order: the first pattern that applies to an op rewrites it."""
-    check_choice("decompose-backward", "pool-ties", pool_ties, POOL_TIES)
     if pool_ties == "first":
         max_pool = [
             MaxPool2dBackwardFirstMaxTiled(),
