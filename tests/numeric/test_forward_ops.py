@@ -179,7 +179,8 @@ class ConvTranspose2d(ConvCase):
         return (n, self.f, *self.window.transpose_output_size(self.hw, self.output_padding))
 
     def op_text(self, args, types, result):
-        attrs = self.geometry_attrs() + f" output_padding {_pair(self.output_padding)}"
+        # The custom form's order: output_padding comes before groups.
+        attrs = self.geometry_attrs().replace(" groups", f" output_padding {_pair(self.output_padding)} groups")
         return _typed_op("rlx.conv_transpose2d", attrs, args, types, result)
 
     def oracle(self, x, w):
