@@ -72,16 +72,15 @@ class RlxOp(IRDLOperation):
         unknown = set(geometry) - set(kinds)
         if unknown:
             raise TypeError(f"{cls.name} has no properties {sorted(unknown)}")
-        missing = [name for name in kinds if name not in geometry and name not in cls.property_defaults()]
+        defaults = cls.property_defaults()
+        missing = [name for name in kinds if name not in geometry and name not in defaults]
         if missing:
             raise TypeError(f"{cls.name} needs the property '{missing[0]}'")
         properties = {name: kind.to_attribute(geometry[name]) for name, kind in kinds.items() if name in geometry}
         return cls(operands=list(operands), result_types=[result_type], properties=properties)
 
     def geometry_value(self, name: str):
-        return PropertyKind.of(self.get_irdl_definition().properties[name].constr).from_attribute(
-            self.properties[name]
-        )
+        return self.property_kinds()[name].from_attribute(self.properties[name])
 
     # -- verification -------------------------------------------------------------------
 
