@@ -12,7 +12,7 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["lit.cfg.py", "Inputs"]
 config.environment["PYTHONUNBUFFERED"] = "1"
-for name in ("PATH", "HOME", "RLX_MLIR_TOOLS_DIR", "RLX_MLIR_CACHE_DIR", "XDG_CACHE_HOME", "OPENBLAS_CORETYPE"):
+for name in ("PATH", "PYTHONPATH", "HOME", "RLX_MLIR_TOOLS_DIR", "RLX_MLIR_CACHE_DIR", "XDG_CACHE_HOME", "OPENBLAS_CORETYPE"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
