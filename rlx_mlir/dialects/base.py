@@ -1,8 +1,9 @@
 """`RlxOp`: what every RLX op shares beyond its IRDL definition.
 
-An op declares its operands, result and properties with `operand_def`, `result_def` and
-`prop_def` and its syntax with `assembly_format`; this base class derives the rest from
-that one definition:
+An op declares its operands and properties with `operand_def` and `prop_def` (the shared
+window properties by inheriting them from `dialects.windows`) and its syntax with
+`assembly_format`; its one float result and its purity are declared here. This base class
+derives the rest from that one definition:
 - `build_with(operands, result_type, **geometry)` builds from Python values, filling in the
   defaults;
 - `geometry_value(name)` reads a property back as a Python value;
@@ -13,20 +14,34 @@ that one definition:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, VerificationContext
+from xdsl.irdl import IRDLOperation, VerificationContext, result_def, traits_def
+from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.properties import ELEMENT_TYPE, PAIR, PropertyKind
+from rlx_mlir.dialects.properties import ELEMENT_TYPE, FLOAT_TENSOR, PAIR, PropertyKind
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, tensor_type
 from rlx_mlir.geometry import GeometryError, Pair, Window2d
 
 
+_FORMAT_VARIABLE = re.compile(r"\$([A-Za-z_]\w*)")
+
+SIGNATURE = "attr-dict-with-keyword `:` functional-type(operands, results)"
+"""How every RLX op's custom form ends: extra attributes, then the types as a function type."""
+
+
 class RlxOp(IRDLOperation):
-    """Shared construction, property access and verification scaffolding of RLX ops."""
+    """Shared construction, property access and verification scaffolding of RLX ops.
+
+    Every RLX op is a pure function of tensors to one float tensor of their element type.
+    """
+
+    result = result_def(FLOAT_TENSOR)
+    traits = traits_def(NoMemoryEffect())
 
     def __post_init__(self):
         # Properties in declaration order, whatever order they were parsed or given in, so
@@ -34,7 +49,7 @@ class RlxOp(IRDLOperation):
         super().__post_init__()
         given = dict(self.properties)
         self.properties.clear()
-        for name in (*self.get_irdl_definition().properties, *given):
+        for name in (*self.property_kinds(), *given):
             if name in given:
                 self.properties.setdefault(name, given[name])
 
@@ -42,8 +57,15 @@ class RlxOp(IRDLOperation):
 
     @classmethod
     def property_kinds(cls) -> dict[str, PropertyKind]:
-        """Each property's kind, in declaration order (the order of the custom form)."""
-        return {name: PropertyKind.of(d.constr) for name, d in cls.get_irdl_definition().properties.items()}
+        """Each property's kind, in the order the custom form writes them.
+
+        Properties come from the op and its bases (`dialects.windows`), so the order of the
+        fields in Python says little; the assembly format (whose variables are `$name`) is
+        the op's one statement of its syntax, and its order is the one a reader sees.
+        """
+        definitions = cls.get_irdl_definition().properties
+        written = [name for name in _FORMAT_VARIABLE.findall(cls.assembly_format or "") if name in definitions]
+        return {name: PropertyKind.of(definitions[name].constr) for name in dict.fromkeys((*written, *definitions))}
 
     @classmethod
     def property_defaults(cls) -> dict[str, object]:
@@ -149,6 +171,10 @@ class RlxOp(IRDLOperation):
             expected = " or ".join(str(r) for r in ranks)
             raise VerifyException(f"expected the {name} to have rank {expected}, got {value.type}")
         return shape
+
+    def shapes(self, rank: int) -> tuple[tuple[int, ...], ...]:
+        """The shapes of the operands and then of the result, each checked to have `rank`."""
+        return tuple(self.shape_of(index, rank) for index in (*range(len(self.operands)), -1))
 
     def expect_result_shape(self, expected: Sequence[int]) -> None:
         got = tensor_type(self.results[0]).get_shape()

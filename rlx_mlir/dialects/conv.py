@@ -7,39 +7,35 @@ follow `Window2d.output_size`: `floor((in + 2p - d*(k-1) - 1) / s) + 1`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
-from xdsl.traits import NoMemoryEffect
+from xdsl.irdl import irdl_op_definition, operand_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import RlxOp, expect_divisible, expect_same_batch
-from rlx_mlir.dialects.properties import FLOAT_TENSOR, int_property, pair_property
+from rlx_mlir.dialects.base import SIGNATURE, expect_divisible, expect_same_batch
+from rlx_mlir.dialects.properties import FLOAT_TENSOR, pair_property
 from rlx_mlir.dialects.tensors import is_dynamic
+from rlx_mlir.dialects.windows import (
+    CONV_GRADIENT_WINDOW,
+    CONV_WINDOW,
+    WINDOW,
+    ConvGradientWindowOp,
+    ConvWindowOp,
+    WindowOp,
+)
 
 
 @irdl_op_definition
-class Conv2dOp(RlxOp):
+class Conv2dOp(ConvWindowOp):
     """`y = conv2d(x, w)`: x [N,C,H,W], w [F,C/g,KH,KW] -> y [N,F,Ho,Wo] (PyTorch's F.conv2d)."""
 
     name = "rlx.conv2d"
 
     input = operand_def(FLOAT_TENSOR)
     weight = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    stride = pair_property()
-    padding = pair_property()
-    dilation = pair_property(default=(1, 1))
-    groups_ = int_property(default=1, prop_name="groups")
-    traits = traits_def(NoMemoryEffect())
 
-    assembly_format = (
-        "$input `,` $weight `stride` $stride `padding` $padding (`dilation` $dilation^)? (`groups` $groups^)?"
-        " attr-dict-with-keyword `:` functional-type(operands, results)"
-    )
+    assembly_format = f"$input `,` $weight {CONV_WINDOW} {SIGNATURE}"
 
     def verify_shapes(self) -> None:
-        x = self.shape_of(0, 4)
-        w = self.shape_of(1, 4)
-        self.shape_of(-1, 4)
+        x, w, _ = self.shapes(4)
         groups = self.groups()
         expect_divisible(x[1], groups, "input")
         expect_divisible(w[0], groups, "output (weight dimension 0)")
@@ -52,30 +48,22 @@ class Conv2dOp(RlxOp):
 
 
 @irdl_op_definition
-class ConvTranspose2dOp(RlxOp):
+class ConvTranspose2dOp(ConvWindowOp):
     """`y = conv_transpose2d(x, w)`: x [N,C,H,W], w [C,F/g,KH,KW] -> y [N,F,Ho,Wo] (F.conv_transpose2d)."""
 
     name = "rlx.conv_transpose2d"
 
     input = operand_def(FLOAT_TENSOR)
     weight = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    stride = pair_property()
-    padding = pair_property()
-    dilation = pair_property(default=(1, 1))
     output_padding = pair_property(default=(0, 0))
-    groups_ = int_property(default=1, prop_name="groups")
-    traits = traits_def(NoMemoryEffect())
 
     assembly_format = (
         "$input `,` $weight `stride` $stride `padding` $padding (`dilation` $dilation^)?"
-        " (`output_padding` $output_padding^)? (`groups` $groups^)? attr-dict-with-keyword `:` functional-type(operands, results)"
+        f" (`output_padding` $output_padding^)? (`groups` $groups^)? {SIGNATURE}"
     )
 
     def verify_shapes(self) -> None:
-        x = self.shape_of(0, 4)
-        w = self.shape_of(1, 4)
-        self.shape_of(-1, 4)
+        x, w, _ = self.shapes(4)
         groups = self.groups()
         expect_divisible(x[1], groups, "input")
         if w[0] != x[1]:
@@ -94,7 +82,7 @@ class ConvTranspose2dOp(RlxOp):
 
 
 @irdl_op_definition
-class Im2colOp(RlxOp):
+class Im2colOp(WindowOp):
     """`cols = im2col(x)`: [N,C,H,W] -> [N*Ho*Wo, C*KH*KW], rows (n, ho, wo), columns (c, kh, kw).
 
     Exactly `F.unfold(x).transpose(1, 2).reshape(-1, C*KH*KW)`; padded cells read 0.
@@ -103,17 +91,9 @@ class Im2colOp(RlxOp):
     name = "rlx.im2col"
 
     input = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    kernel_size = pair_property()
-    stride = pair_property()
-    padding = pair_property()
     dilation = pair_property(default=(1, 1))
-    traits = traits_def(NoMemoryEffect())
 
-    assembly_format = (
-        "$input `kernel_size` $kernel_size `stride` $stride `padding` $padding (`dilation` $dilation^)?"
-        " attr-dict-with-keyword `:` functional-type(operands, results)"
-    )
+    assembly_format = f"$input {WINDOW} (`dilation` $dilation^)? {SIGNATURE}"
 
     def verify_shapes(self) -> None:
         x = self.shape_of(0, 4)
@@ -125,33 +105,21 @@ class Im2colOp(RlxOp):
 
 
 @irdl_op_definition
-class Conv2dBackwardWeightOp(RlxOp):
+class Conv2dBackwardWeightOp(ConvGradientWindowOp):
     """`dw = d(loss)/dw` of `y = conv2d(x, w)`: x [N,C,H,W], dy [N,F,Ho,Wo] -> dw [F,C/g,KH,KW]."""
 
     name = "rlx.conv2d_backward_weight"
 
     input = operand_def(FLOAT_TENSOR)
     grad_output = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    kernel_size = pair_property()
-    stride = pair_property()
-    padding = pair_property()
-    dilation = pair_property(default=(1, 1))
-    groups_ = int_property(default=1, prop_name="groups")
-    traits = traits_def(NoMemoryEffect())
 
-    assembly_format = (
-        "$input `,` $grad_output `kernel_size` $kernel_size `stride` $stride `padding` $padding"
-        " (`dilation` $dilation^)? (`groups` $groups^)? attr-dict-with-keyword `:` functional-type(operands, results)"
-    )
+    assembly_format = f"$input `,` $grad_output {CONV_GRADIENT_WINDOW} {SIGNATURE}"
 
     def batched_values(self) -> set[str]:
         return {"input", "grad_output"}  # dw [F, C/g, KH, KW] has no batch
 
     def verify_shapes(self) -> None:
-        x = self.shape_of(0, 4)
-        dy = self.shape_of(1, 4)
-        self.shape_of(-1, 4)
+        x, dy, _ = self.shapes(4)
         expect_same_batch(x, "input", dy, "grad_output")
         groups = self.groups()
         expect_divisible(x[1], groups, "input")
@@ -167,7 +135,7 @@ class Conv2dBackwardWeightOp(RlxOp):
 
 
 @irdl_op_definition
-class Conv2dBackwardInputOp(RlxOp):
+class Conv2dBackwardInputOp(ConvGradientWindowOp):
     """`dx = d(loss)/dx` of `y = conv2d(x, w)`: dy [N,F,Ho,Wo], w [F,C/g,KH,KW] -> dx [N,C,H,W].
 
     dx's spatial size is the declared result type: any size that the forward conv maps to
@@ -178,23 +146,11 @@ class Conv2dBackwardInputOp(RlxOp):
 
     grad_output = operand_def(FLOAT_TENSOR)
     weight = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    kernel_size = pair_property()
-    stride = pair_property()
-    padding = pair_property()
-    dilation = pair_property(default=(1, 1))
-    groups_ = int_property(default=1, prop_name="groups")
-    traits = traits_def(NoMemoryEffect())
 
-    assembly_format = (
-        "$grad_output `,` $weight `kernel_size` $kernel_size `stride` $stride `padding` $padding"
-        " (`dilation` $dilation^)? (`groups` $groups^)? attr-dict-with-keyword `:` functional-type(operands, results)"
-    )
+    assembly_format = f"$grad_output `,` $weight {CONV_GRADIENT_WINDOW} {SIGNATURE}"
 
     def verify_shapes(self) -> None:
-        dy = self.shape_of(0, 4)
-        w = self.shape_of(1, 4)
-        dx = self.shape_of(-1, 4)
+        dy, w, dx = self.shapes(4)
         expect_same_batch(dy, "grad_output", dx, "result")
         groups = self.groups()
         window = self.window()

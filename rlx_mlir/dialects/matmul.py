@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
-from xdsl.traits import NoMemoryEffect
+from xdsl.irdl import irdl_op_definition, operand_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import RlxOp, expect_same_batch
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, expect_same_batch
 from rlx_mlir.dialects.properties import FLOAT_TENSOR
 from rlx_mlir.dialects.tensors import tensor_type
 
@@ -19,10 +18,8 @@ class MatmulOp(RlxOp):
 
     lhs = operand_def(FLOAT_TENSOR)
     rhs = operand_def(FLOAT_TENSOR)
-    result = result_def(FLOAT_TENSOR)
-    traits = traits_def(NoMemoryEffect())
 
-    assembly_format = "$lhs `,` $rhs attr-dict-with-keyword `:` functional-type(operands, results)"
+    assembly_format = f"$lhs `,` $rhs {SIGNATURE}"
 
     def batched_values(self) -> set[str]:
         # [B,M,K] x [B,K,N]: B leads all three; [M,K] x [K,N]: only M (the rows) may vary.
