@@ -4,24 +4,32 @@ Each :class:`Case` knows its RLX module (one function ``f``), random inputs, the
 call that computes the same gradient (only the backward is timed), and the work it does:
 FLOPs for convolutions (``2*N*F*(C/g)*KH*KW*Ho*Wo``, the same for dw and dx) and bytes
 moved for pools (every input read once plus the result written once).
+
+Every case runs at the batches users run (:data:`BATCHES`): the friendly one, one image,
+an odd batch, and a batch the module declares dynamic (``?``) and is called with at 8.
+A schedule that needs static shapes shows up there as a cliff.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 BATCH = 8
+BATCHES = ("8", "1", "7", "?")
+"""Batch labels: a number is a static batch; ``?`` declares it dynamic and calls it with ``BATCH``."""
 
 
 def _out(size: int, kernel: int, stride: int, pad: int) -> int:
     return (size + 2 * pad - kernel) // stride + 1
 
 
-def _ttype(shape) -> str:
-    return f"tensor<{'x'.join(str(d) for d in shape)}xf32>"
+def _ttype(shape, dynamic_batch: bool = False) -> str:
+    dims = ["?" if dynamic_batch and i == 0 else str(d) for i, d in enumerate(shape)]
+    return f"tensor<{'x'.join(dims)}xf32>"
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,18 @@ class Case:
     pad: int = 0
     filters: int = 0
     groups: int = 1
+    dynamic_batch: bool = False
+    """The module declares the batch `?` (it is still called with `batch` images)."""
+
+    def at_batch(self, label: str) -> Case:
+        """This case at a batch of :data:`BATCHES` (``?``: dynamic, called with ``BATCH``)."""
+        if label == "?":
+            return dataclasses.replace(self, batch=BATCH, dynamic_batch=True)
+        return dataclasses.replace(self, batch=int(label), dynamic_batch=False)
+
+    @property
+    def batch_label(self) -> str:
+        return f"?={self.batch}" if self.dynamic_batch else str(self.batch)
 
     @property
     def out_size(self) -> int:
@@ -85,7 +105,8 @@ class Case:
 
     def rlx_module(self) -> str:
         """The RLX module: ``func.func @f(inputs...) -> gradient``."""
-        x, y, w = _ttype(self.x_shape), _ttype(self.y_shape), _ttype(self.w_shape)
+        dyn = self.dynamic_batch
+        x, y, w = _ttype(self.x_shape, dyn), _ttype(self.y_shape, dyn), _ttype(self.w_shape)
         if self.kind == "conv_weight":
             args, op = f"%x: {x}, %dy: {y}", f"rlx.conv2d_backward_weight %x, %dy {self.window()} : ({x}, {y}) -> {w}"
             result = w

@@ -56,6 +56,7 @@ class Result:
 
     name: str
     kind: str
+    batch: str
     unit: str
     work: float
     pipeline: str
@@ -200,6 +201,7 @@ def run_case(
     return Result(
         name=case.name,
         kind=case.kind,
+        batch=case.batch_label,
         unit=case.unit,
         work=work,
         pipeline=pipeline,
@@ -257,14 +259,14 @@ def geomean(values: list[float]) -> float:
 
 def format_table(results: list[Result]) -> str:
     has_iree = any(r.iree_ms is not None for r in results)
-    header = f"{'case':34} {'ours ms':>9} {'torch ms':>9} {'ours':>8} {'torch':>8} {'unit':7} {'ratio':>6}"
+    header = f"{'case':34} {'batch':>5} {'ours ms':>9} {'torch ms':>9} {'ours':>8} {'torch':>8} {'unit':7} {'ratio':>6}"
     if has_iree:
         header += f" {'iree ms':>9} {'vs iree':>7}"
     header += "  ok"
     lines = [header, "-" * len(header)]
     for r in results:
         line = (
-            f"{r.name:34} {r.ours_ms:9.2f} {r.torch_ms:9.2f} {r.ours_rate:8.2f} {r.torch_rate:8.2f}"
+            f"{r.name:34} {r.batch:>5} {r.ours_ms:9.2f} {r.torch_ms:9.2f} {r.ours_rate:8.2f} {r.torch_rate:8.2f}"
             f" {r.unit:7} {r.ratio:6.2f}"
         )
         if has_iree:
@@ -286,7 +288,7 @@ def write_chart(results: list[Result], path: Path, title: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    names = [r.name for r in results]
+    names = [f"{r.name} n={r.batch}" for r in results]
     ratios = [r.ratio for r in results]
     fig, ax = plt.subplots(figsize=(10, 0.35 * len(names) + 1.5))
     colors = ["tab:green" if v >= 1 else ("tab:orange" if v >= 0.25 else "tab:red") for v in ratios]

@@ -3,6 +3,7 @@
     python -m benchmarks.run                       # every case, the default pipeline (optimizing-omp)
     python -m benchmarks.run --pipeline o3 --cases a- b-
     python -m benchmarks.run --iree                # add IREE if iree-base-* are installed
+    python -m benchmarks.run --batches 8 ?         # only batch 8 and a dynamic batch
 
 Prints a table (median ms, GFLOP/s or GB/s, ratio = PyTorch time / our time), writes
 ``results.json`` and ``results.png`` into ``--out`` (default ``benchmarks/results``), then
@@ -28,7 +29,7 @@ configure_threads(THREADS)
 
 
 def main(argv=None) -> int:
-    from benchmarks.cases import CASES, DENSE
+    from benchmarks.cases import BATCHES, CASES, DENSE
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pipeline", default=None, help="backend pipeline (default: the backend's default, optimizing-omp where intel-openmp is installed)")
@@ -36,6 +37,7 @@ def main(argv=None) -> int:
     parser.add_argument("--conv-weight", default="direct", choices=("direct", "im2col"), help="decompose-backward formulation of dw")
     parser.add_argument("--conv-input", default="direct", choices=("direct", "transpose"), help="decompose-backward formulation of dx")
     parser.add_argument("--iree", action="store_true", help="add an IREE column (needs iree-base-compiler/runtime)")
+    parser.add_argument("--batches", nargs="*", default=list(BATCHES), help=f"batches to run every case at; '?' declares the batch dynamic (default: {' '.join(BATCHES)})")
     parser.add_argument("--budget", type=float, default=4.0, help="seconds of timed rounds per case (default 4)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results", help="directory for JSON and PNG")
     parser.add_argument("--no-resnet", action="store_true", help="skip the ResNet-18 decompose/compile timings")
@@ -61,12 +63,16 @@ def main(argv=None) -> int:
     ensure_pipeline(args.pipeline)  # unknown names fail before any work
     torch.set_num_threads(THREADS)
     preload_openmp()
-    cases = [c for c in CASES if not args.cases or any(c.name.startswith(p) or p in c.name for p in args.cases)]
+    for label in args.batches:
+        if label != "?" and not (label.isdigit() and int(label) > 0):
+            parser.error(f"--batches: expected positive integers or '?', got {label!r}")
+    selected = [c for c in CASES if not args.cases or any(c.name.startswith(p) or p in c.name for p in args.cases)]
+    runs = [(label, c.at_batch(label)) for c in selected for label in args.batches]
     results = []
-    for case in cases:
+    for _, case in runs:
         result = run_case(case, args.pipeline, args.conv_weight, args.conv_input, iree=args.iree, budget_s=args.budget)
         results.append(result)
-        print(f"  {case.name}: ours {result.ours_ms:.2f} ms, torch {result.torch_ms:.2f} ms, ratio {result.ratio:.2f}", file=sys.stderr, flush=True)
+        print(f"  {case.name} n={case.batch_label}: ours {result.ours_ms:.2f} ms, torch {result.torch_ms:.2f} ms, ratio {result.ratio:.2f}", file=sys.stderr, flush=True)
 
     print(f"pipeline {args.pipeline}, conv-weight={args.conv_weight}, conv-input={args.conv_input}, {THREADS} threads, torch {torch.__version__}")
     print(format_table(results))
@@ -75,7 +81,12 @@ def main(argv=None) -> int:
     if dense:
         summary["dense_conv_geomean_ratio"] = geomean(dense)
         summary["dense_conv_min_ratio"] = min(dense)
-        print(f"dense conv (a b c f) ratio: geomean {summary['dense_conv_geomean_ratio']:.3f}, min {summary['dense_conv_min_ratio']:.3f}")
+        print(f"dense conv (a b c f) ratio, all batches: geomean {summary['dense_conv_geomean_ratio']:.3f}, min {summary['dense_conv_min_ratio']:.3f}")
+    for label in args.batches:
+        at = [r.ratio for (run_label, _), r in zip(runs, results) if run_label == label]
+        if at:
+            summary[f"geomean_ratio_batch_{label}"] = geomean(at)
+            print(f"batch {label}: geomean ratio {geomean(at):.3f}, min {min(at):.3f} over {len(at)} cases")
 
     if not args.no_resnet:
         example = REPO / "examples" / "resnet18_backward.mlir"
@@ -90,6 +101,7 @@ def main(argv=None) -> int:
         "conv_weight": args.conv_weight,
         "conv_input": args.conv_input,
         "threads": THREADS,
+        "batches": args.batches,
         "torch": torch.__version__,
         "machine": platform.processor() or platform.machine(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

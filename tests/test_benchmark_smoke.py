@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.cases import CASES, Case  # noqa: E402
+from benchmarks.cases import BATCHES, CASES, Case  # noqa: E402
 from benchmarks.harness import format_table, run_case  # noqa: E402
 
 SMALL = [
@@ -30,6 +30,17 @@ def test_small_case_matches_pytorch_and_is_timed(case):
     assert result.rounds >= 3
     json.dumps(result.to_json())
     assert case.name in format_table([result])
+
+
+@pytest.mark.parametrize("label", BATCHES)
+@pytest.mark.parametrize("case", SMALL, ids=lambda c: c.name)
+def test_every_case_runs_at_every_batch_users_run(case, label):
+    at = case.at_batch(label)
+    module = at.rlx_module()
+    assert ("tensor<?x" in module) == (label == "?")
+    result = run_case(at, "plain", budget_s=0.05, min_rounds=3)
+    assert result.correct, f"relative error {result.rel_err:.2e}"
+    assert result.batch == at.batch_label and at.batch_label in format_table([result])
 
 
 def test_suite_lists_every_issue_case():
