@@ -13,8 +13,10 @@ stage          produced by                                     consumed by
 =============  =============================================  =========================
 
 A pipeline with transform schedules names a schedule-free ``fallback``: when its mlir-opt run
-fails on a module (mlir-opt 22 asserts in some pattern sets, or a schedule is rejected),
-that module is lowered with the fallback instead, with a warning naming the failure. The result is cached under the requested pipeline's key: the retry is a
+fails on a module (mlir-opt 22 asserts in some pattern sets, or a schedule is rejected), or
+any of its tool stages runs past its time limit (:func:`rlx_mlir.backend.toolchain.stage_timeout`,
+scaled to the module), that module is lowered with the fallback instead, with a
+:class:`PipelineFallbackWarning` naming the failure and the op kinds of the module. The result is cached under the requested pipeline's key: the retry is a
 deterministic function of the same IR and pipeline, so the key still names one library.
 
 :func:`build_library` runs all stages behind the content-addressed cache of
@@ -25,6 +27,7 @@ inspection and for the command-line tools.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import threading
 import warnings
@@ -149,18 +152,40 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
         return _lower_with(text, pipeline, pipeline, stage, workdir)
     except toolchain.ToolchainError as error:
         message = str(error)
-        if not message.startswith(_RETRIED_STAGES):
+        timed_out = isinstance(error, toolchain.ToolchainTimeout) and error.stage != "link"
+        if not (timed_out or message.startswith(_RETRIED_STAGES)):
             raise
         fallback = get_pipeline(pipeline.fallback)
         first_line = message.splitlines()[0]
         detail = _failure_detail(message)
         warnings.warn(
-            f"pipeline {pipeline.name!r}: {first_line}{detail}; lowered this module with"
-            f" the {fallback.name!r} pipeline instead",
+            f"pipeline {pipeline.name!r}: {first_line}{detail}; lowered this module"
+            f" ({op_kinds(text)}) with the {fallback.name!r} pipeline instead",
             PipelineFallbackWarning,
             stacklevel=4,
         )
         return _lower_with(text, fallback, pipeline, stage, workdir)
+
+
+_OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"([a-z_]+\.[\w.]+)"', re.M)
+_SCHEDULE_TAG = re.compile(r'pool_schedule = "(\w+)"')
+# The schedules match linalg's structured ops; these are plumbing inside or around them.
+_PLUMBING = ("linalg.yield", "linalg.index", "linalg.fill")
+
+
+def op_kinds(text: str) -> str:
+    """The linalg op kinds in prepared (generic-form) ``text``: what the schedules met.
+
+    For example ``linalg.conv_2d_nchw_fchw, linalg.generic x3 (pool_schedule: rows)``.
+    """
+    counts: dict[str, int] = {}
+    for name in _OP_NAME.findall(text):
+        if name.startswith("linalg.") and name not in _PLUMBING:
+            counts[name] = counts.get(name, 0) + 1
+    kinds = [name if n == 1 else f"{name} x{n}" for name, n in sorted(counts.items())]
+    tags = sorted(set(_SCHEDULE_TAG.findall(text)))
+    shown = ", ".join(kinds) or "no compute ops"
+    return shown + (f" (pool_schedule: {', '.join(tags)})" if tags else "")
 
 
 def _failure_detail(message: str) -> str:
@@ -216,7 +241,8 @@ def _lower_with(
     lib_dir = toolchain.runtime_library_dir()
     toolchain.run(
         "link",
-        [
+        size=len(text),
+        argv=[
             *toolchain.c_compiler(),
             *_LINK_FLAGS,
             "-o",
