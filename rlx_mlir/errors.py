@@ -35,3 +35,19 @@ class UserTypeError(UserError, TypeError):
 
 class InternalError(Exception):
     """A check of ours that failed: a bug to report, not something the input did."""
+
+
+class LocatedUserError(UserValueError):
+    """A user error about a place in the input: printed as mlir-opt prints one.
+
+    `file:line:col: error: message` (the tools print it without their name in front, as
+    they print :class:`rlx_mlir.ir.DiagnosticError`).
+    """
+
+    def __init__(self, message: str, location: str | None):
+        super().__init__(message, location)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: error: {self.message}" if self.location else self.message

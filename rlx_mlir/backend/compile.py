@@ -45,6 +45,7 @@ from rlx_mlir.backend.interface import (
 )
 from rlx_mlir.backend.pipelines import Pipeline, default_pipeline, get_pipeline
 from rlx_mlir.backend.runtime import NativeModule, load
+from rlx_mlir.errors import LocatedUserError
 
 STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
 
@@ -88,6 +89,7 @@ def build_library(module: str | Operation, pipeline: str | None = None) -> Libra
     :func:`rlx_mlir.backend.pipelines.default_pipeline`.
     """
     lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
+    check_callable_element_types(module)
     text = module_text(module)
     key = _cache_key(text, lowering)
     directory = cache.cache_dir()
@@ -132,10 +134,83 @@ def emit(module: str | Operation, stage: str, pipeline: str | None = None) -> st
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
     lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
+    if stage == "shared":
+        check_callable_element_types(module)
     prepared = prepare(module)
     with tempfile.TemporaryDirectory(prefix="rlx-mlir-emit-") as tmp:
         output = _lower(prepared.text, lowering, stage, Path(tmp))
         return output.read_bytes() if isinstance(output, Path) else output
+
+
+# Float types NumPy has no dtype for. LLVM lowers their arithmetic to calls into
+# compiler-rt (`__truncsfbf2`, ...), which the shared library does not link, so loading it
+# fails; and no NumPy array could be passed in or out. f16, f32 and f64 work.
+_UNCALLABLE_FLOAT = re.compile(r"\b(bf16|tf32|f(?:8|6|4)E\w+)\b")
+
+
+class UnsupportedElementType(LocatedUserError):
+    """A module that uses an element type compiled code cannot be called with."""
+
+
+def check_callable_element_types(module: str | Operation) -> None:
+    """Refuse, before any tool runs, a module whose code could not be loaded and called.
+
+    The error names the function, the element type and the first op that uses it, at
+    the op's location, or else at its function's (ops made by our patterns have none).
+    Text input is located by the first use of the type.
+    """
+    if isinstance(module, str):
+        match = _UNCALLABLE_FLOAT.search(module)
+        if match is None:
+            return
+        before = module[: match.start()]
+        line = before.count("\n") + 1
+        column = match.start() - (before.rfind("\n") + 1) + 1
+        functions = re.findall(r'func\.func\s+(?:private\s+)?@([\w$.]+)|sym_name\s*=\s*"([^"]+)"', before)
+        function = next((a or b for a, b in reversed(functions)), None)
+        raise UnsupportedElementType(_element_type_message(match.group(1), function, None), f"<input>:{line}:{column}")
+    from xdsl.dialects.builtin import FileLineColLoc
+    from xdsl.dialects.func import FuncOp
+
+    for op in module.walk():
+        types = [v.type for v in (*op.operands, *op.results)]
+        if isinstance(op, FuncOp):
+            types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
+        for type_ in types:
+            element = getattr(type_, "element_type", type_)
+            match = _UNCALLABLE_FLOAT.fullmatch(str(element))
+            if match is None:
+                continue
+            function = op if isinstance(op, FuncOp) else _enclosing_function(op)
+            located = next(
+                (o for o in (op, function) if o is not None and isinstance(o.location, FileLineColLoc)), None
+            )
+            where = None
+            if located is not None:
+                loc = located.location
+                where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+            name = function.sym_name.data if function is not None else None
+            raise UnsupportedElementType(_element_type_message(match.group(1), name, op.name), where)
+
+
+def _enclosing_function(op: Operation):
+    from xdsl.dialects.func import FuncOp
+
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _element_type_message(element: str, function: str | None, op: str | None) -> str:
+    subject = f"function @{function}" if function else "the module"
+    via = f" (in '{op}')" if op and op != "func.func" else ""
+    return (
+        f"{subject} uses the element type {element}{via}: the native backend compiles only f16, f32"
+        f" and f64 floats into callable code (NumPy has no {element}, and its arithmetic needs"
+        f" conversions the library does not link); --emit=linalg still gives IR for another"
+        f" toolchain such as IREE"
+    )
 
 
 def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Path:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from xdsl.utils.exceptions import PassFailedException
 
 from rlx_mlir.backend.toolchain import ToolchainError
-from rlx_mlir.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, InternalError, UserError
+from rlx_mlir.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, InternalError, LocatedUserError, UserError
 from rlx_mlir.ir import DiagnosticError
 
 DEBUG_ENV = "RLX_MLIR_DEBUG"
@@ -87,6 +87,8 @@ def run_tool(tool: str, body: Callable[[], int | None]) -> int:
         return body() or 0
     except DiagnosticError as error:
         print(error, file=sys.stderr)
+    except LocatedUserError as error:
+        print(error if error.location else f"{tool}: error: {error}", file=sys.stderr)
     except (UserError, ToolchainError, PassFailedException) as error:
         print(f"{tool}: error: {error}", file=sys.stderr)
     except BrokenPipeError:
