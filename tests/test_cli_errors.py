@@ -181,6 +181,17 @@ def test_verify_error_stays_a_located_user_error_in_rlx_run(tmp_path):
     assert "'rlx.conv2d_backward_weight' op" in done.stderr.splitlines()[0]
 
 
+def test_a_function_name_reserved_for_the_c_interface_is_a_user_error(tmp_path):
+    clash = tmp_path / "clash.mlir"
+    clash.write_text(
+        "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n"
+        "func.func @_mlir_ciface_f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n"
+    )
+    done = run_tool("rlx-run", str(clash), "-e", "f", plant=None, tmp_path=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "rlx-run: error: function name '_mlir_ciface_f' is reserved for the C interface of 'f'\n"
+
+
 # -- a reader that went away ------------------------------------------------------------------
 
 
