@@ -149,10 +149,15 @@ def parse_module(
 def verify_module(module: Operation) -> None:
     """Verify op by op, parents first, so that a failure names the op and where it is."""
     for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except (VerifyException, DiagnosticException) as error:
-            message = str(error).split("\n\n")[0].strip()
-            if not message.startswith(f"'{op.name}'"):
-                message = f"'{op.name}' op {message}"
-            raise DiagnosticError(message, format_location(op)) from None
+        verify_op(op)
+
+
+def verify_op(op: Operation) -> None:
+    """Verify `op` alone (not its regions); raise DiagnosticError `'name' op message` at its location."""
+    try:
+        op.verify(verify_nested_ops=False)
+    except (VerifyException, DiagnosticException) as error:
+        message = str(error).split("\n\n")[0].strip()
+        if not message.startswith(f"'{op.name}'"):
+            message = f"'{op.name}' op {message}"
+        raise DiagnosticError(message, format_location(op)) from None
