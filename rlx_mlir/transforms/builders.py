@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
+from rlx_mlir.compat import set_pooling_max_body
 from rlx_mlir.dialects.tensors import is_dynamic, shape_of, tensor_type  # noqa: F401 (re-exported)
 
 MapLike = AffineMap | Callable[..., tuple]
@@ -309,25 +310,11 @@ class TensorBuilder(_Emitter):
         return self._conv(linalg.Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
 
     def pooling_nchw_max(self, x: SSAValue, window: Shape, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
-        """`linalg.pooling_nchw_max`, with upstream's body `max(acc, in)`.
-
-        xDSL 0.75 builds this op's hidden region as `max(in, window)`: it reads the
-        shape-only window operand instead of the accumulator. The custom form never prints
-        the region, but the generic form (what the backend hands to mlir-opt) does, so the
-        region is rebuilt here, once, for every caller.
-        """
+        """`linalg.pooling_nchw_max` over a shape-only `window`, with upstream's body
+        `max(acc, in)` (`compat.set_pooling_max_body`)."""
         shape_only = self.empty(window, element_type_of(x))
         pooled = self._conv(linalg.PoolingNchwMaxOp, x, shape_only, init, strides, dilations)
-        pool = pooled.owner
-        assert isinstance(pool, Operation)
-        block = Block(arg_types=[element_type_of(v) for v in (x, shape_only, init)])
-        value, _window, acc = block.args
-        largest = arith.MaximumfOp(acc, value)
-        block.add_ops([largest, linalg.YieldOp(largest.result)])
-        body = pool.regions[0]
-        for old in list(body.blocks):
-            body.detach_block(old).erase()
-        body.add_block(block)
+        set_pooling_max_body(pooled.owner)  # type: ignore[arg-type]
         return pooled
 
     def _conv(self, op_class, x, w, init, strides, dilations) -> SSAValue:
