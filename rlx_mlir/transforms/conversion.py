@@ -93,42 +93,31 @@ def _where(op: Operation) -> str:
 # -- one constant per value --------------------------------------------------------------
 
 
-def share_constants(block: Block) -> None:
-    """One `arith.constant` per (value, type) at the top of `block`, one `tensor.dim` per
-    (tensor, axis); the constants of each region nested in `block` are shared in their own
-    block (not hoisted out of it). Later duplicates are replaced by the first."""
+def share_constants(block: Block, hoist: bool = True) -> None:
+    """One `arith.constant` per (value, type) in `block`, and one `tensor.dim` per (tensor,
+    axis): later duplicates are replaced by the first. With `hoist`, the constants move to
+    the top of `block`, in the order they first appear; the blocks of regions nested in it
+    are shared in place (a `linalg.generic` body keeps its constants)."""
     constants: dict[tuple, Operation] = {}
     dims: dict[tuple, Operation] = {}
-    top = block.first_op  # hoisted constants go before it, in the order they first appear
+    top = block.first_op  # hoisted constants go before it
     for op in list(block.ops):
-        _share_in_regions(op)
+        for region in op.regions:
+            for inner in region.blocks:
+                share_constants(inner, hoist=False)
         if isinstance(op, arith.ConstantOp):
             kept = constants.setdefault(_constant_key(op), op)
             if kept is not op:
                 _replace(op, kept)
             elif op is top:
                 top = op.next_op
-            else:
+            elif hoist:
                 op.detach()
                 block.insert_op_before(op, top)  # type: ignore[arg-type]
         elif isinstance(op, tensor.DimOp):
             kept = dims.setdefault((op.source, op.index), op)
             if kept is not op:
                 _replace(op, kept)
-
-
-def _share_in_regions(op: Operation) -> None:
-    """One `arith.constant` per value in each block of `op`'s regions, the first of each
-    where it stands."""
-    for region in op.regions:
-        for block in region.blocks:
-            constants: dict[tuple, Operation] = {}
-            for inner in list(block.ops):
-                _share_in_regions(inner)
-                if isinstance(inner, arith.ConstantOp):
-                    kept = constants.setdefault(_constant_key(inner), inner)
-                    if kept is not inner:
-                        _replace(inner, kept)
 
 
 def _constant_key(op: arith.ConstantOp) -> tuple:
