@@ -66,7 +66,7 @@ def apply_full_conversion(
 
 
 class _Located(RewritePattern):
-    """The pass's patterns, with a failure on an owned op reported at that op."""
+    """The pass's patterns, offered the owned ops only, with a failure reported at the op."""
 
     def __init__(self, inner: RewritePattern, owned: tuple[type[Operation], ...], pass_name: str):
         self.inner, self.owned, self.pass_name = inner, owned, pass_name
