@@ -2,18 +2,19 @@
 // linalg.generic ops decompose-backward builds for it (rlx_mlir/transforms/pool_*.py,
 // max_pool_*.py). Entry point @apply_pool.
 //
-// Every matched op runs on 2 threads over the batch (unscheduled, its parallel loops became
-// one collapsed OpenMP loop whose index arithmetic kept LLVM from optimizing the body).
-// Inside the thread:
+// Every matched op runs on @num_threads threads over the batch (unscheduled, its parallel
+// loops became one collapsed OpenMP loop whose index arithmetic kept LLVM from optimizing
+// the body). Inside the thread, with L = @f32_lanes:
 // - rows: the tiled gather dx[n, c, oh, kh, ow, kw] (windows that tile the input; all
 //   parallel, dy and the argmax read at (n, c, oh, ow)), vectorized 14 ow x KW at a time
 //   (dy and the argmax broadcast along kw). cast_away_vector_leading_one_dim is needed:
 //   without it the vector lowering of main.mlir never terminates on these ops.
 // - lanes: an all-parallel [N, C, rows, row] generic whose operands all are read where it
-//   writes (max-pool phase gathers, the interior argmax, framed copies), vectorized 8
-//   along the row; the remainder of a row 8 does not divide is peeled off as a scalar loop.
+//   writes (max-pool phase gathers, the interior argmax, framed copies), vectorized L
+//   along the row; the remainder of a row L does not divide is peeled off into a loop of
+//   its own, static, and vectorized as well.
 // - interleaved: the all-phase max-pool gather, loops (n, c, i, a, b, j) writing
-//   dx[n, c, i, a, j, b]: vectorized 8 along j (unit-stride reads), S x 8 results
+//   dx[n, c, i, a, j, b]: vectorized L along j (unit-stride reads), S x L results
 //   transposed into the contiguous dx row; the remainder peeled likewise.
 // - loops: window scans and clamped gathers (tensor.extract in the body) and window
 //   maxima, reducing over (kh, kw) into [N, C, H, W], and the argmax of tiling windows
@@ -26,106 +27,11 @@
 // (other maps) stay with their own schedules or unscheduled.
 module attributes {transform.with_named_sequence} {
 
-  transform.named_sequence @schedule_pool_rows(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partial ow tiles (sizes 14 does not divide) do not vectorize and stay scalar.
-      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 14, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.structured.vectorize %t1 : !transform.any_op
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    transform.yield
-  }
-
-  transform.named_sequence @schedule_pool_loops(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t1, %l:4 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    transform.yield
-  }
-
-  transform.named_sequence @schedule_pool_lanes(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t1, %l:4 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 8]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      // A row length 8 does not divide: its last partial tile is peeled off and stays a
-      // scalar loop (nothing to peel when it divides); the full tiles have static sizes.
-      transform.sequence %l#3 : !transform.any_op failures(suppress) {
-      ^bb1(%loop: !transform.any_op):
-        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-      }
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {
-      ^bb1(%tile: !transform.any_op):
-        transform.sequence %tile : !transform.any_op failures(suppress) {
-        ^bb2(%t: !transform.any_op):
-          transform.structured.vectorize %t : !transform.any_op
-        }
-      }
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    transform.yield
-  }
-
-  transform.named_sequence @schedule_pool_interleaved(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 0, 8]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      // A row length 8 does not divide: its last partial tile is peeled off and stays a
-      // scalar loop (nothing to peel when it divides); the full tiles have static sizes.
-      transform.sequence %l#4 : !transform.any_op failures(suppress) {
-      ^bb1(%loop: !transform.any_op):
-        %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-        %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-      }
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {
-      ^bb1(%tile: !transform.any_op):
-        transform.sequence %tile : !transform.any_op failures(suppress) {
-        ^bb2(%t: !transform.any_op):
-          transform.structured.vectorize %t : !transform.any_op
-        }
-      }
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-    }
-    transform.yield
-  }
+  transform.named_sequence @num_threads() -> !transform.param<i64>
+  transform.named_sequence @f32_lanes() -> !transform.param<i64>
+  transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
+  transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
+  transform.named_sequence @fold_unit_dims(%scope: !transform.any_op {transform.readonly})
 
   // ---- matchers --------------------------------------------------------------------------
 
@@ -311,6 +217,94 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
+  }
+
+  // ---- actions ---------------------------------------------------------------------------
+
+  transform.named_sequence @schedule_pool_rows(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%g: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [%threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      // Partial ow tiles (sizes 14 does not divide) do not vectorize and stay scalar.
+      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 14, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.structured.vectorize %t1 : !transform.any_op
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_pool_loops(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%g: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [%threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %t1, %l:4 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @fold_unit_dims failures(propagate) (%fa) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_pool_lanes(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%g: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [%threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      %t1, %l:4 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, %lanes]
+          : (!transform.any_op, !transform.param<i64>)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // A row length L does not divide: its last partial tile is peeled off into a loop of
+      // its own, so every tile has a static size and vectorizes.
+      transform.include @peel_partial_tile failures(suppress) (%l#3) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_pool_interleaved(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%g: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [%threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      %t1, %l:5 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 1, 0, %lanes]
+          : (!transform.any_op, !transform.param<i64>)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // A row length L does not divide: its last partial tile is peeled off into a loop of
+      // its own, so every tile has a static size and vectorizes.
+      transform.include @peel_partial_tile failures(suppress) (%l#4) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+    }
+    transform.yield
   }
 
   transform.named_sequence @apply_pool(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
