@@ -21,10 +21,11 @@
 //   (its KH*KW cells read as [N, C, Ho, KH, Wo, KW] tiles): none vectorizes. Unit tiles
 //   over (n, c, oh|h, ow|w), folded to rank-0 ops or (kh, kw) reductions, i.e. plain
 //   scalar loops.
-// The matchers compare indexing maps exactly (transform.param.constant affine_map, merged
-// with the op's maps: one distinct map is equality), so they take these shapes only: the
-// forward average pool's window sum (an add, no extract) and the convolution gathers
-// (other maps) stay with their own schedules or unscheduled.
+// No tag selects them: the matchers compare indexing maps exactly (a
+// transform.param.constant affine_map merged with the op's maps: one distinct map means
+// equal), so they take these shapes only. The convolution gathers and contractions of
+// rank 4 and 6 have other maps; the forward average pool's window sum, which has the
+// window loops' maps, is recognised by its user and left alone (@match_avg_pool_window_sum).
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
