@@ -130,7 +130,7 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
             lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
         ],
         iterators="ppppRR",
-        body=lambda r, v, _cell, acc: r.emit(arith.MaximumfOp(acc, v)).results[0],
+        body=lambda r, v, _cell, acc: r.value(arith.MaximumfOp(acc, v)),
     )
 
 
