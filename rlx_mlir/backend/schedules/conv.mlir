@@ -4,7 +4,11 @@
 // Vector lanes run along the output width (ow), the contiguous axis of NCHW, so no
 // transposes are needed (the 1-D conv vectorizer computes in NWC and transposes NCW
 // operands in registers). Per conv, with L = @f32_lanes:
-//   generalize; @num_threads threads over the batch;
+//   generalize; one image per scf.forall iteration (tile size 1 over the batch; OpenMP
+//   shares the iterations among its threads), so the tile's batch is a static 1 whatever
+//   the batch is: odd, 1 or dynamic. (Splitting the batch into @num_threads parts gave the
+//   last part a dynamic size at an odd or dynamic batch; the tile then did not vectorize
+//   and the whole conv ran as scalar loops.)
 //   split ow into chunks of L-column tiles (@split_dim3_in_vector_chunks, continuous tile
 //   sizes: 56 = 7*8, 28 = 3*8 + 4 for L = 8) so every tile has a static width and
 //   vectorizes (partial tiles would not);
@@ -18,7 +22,6 @@
 // 16 ow spills). The alternatives measured are in docs/schedules-notes.md.
 module attributes {transform.with_named_sequence} {
 
-  transform.named_sequence @num_threads() -> !transform.param<i64>
   transform.named_sequence @f32_lanes() -> !transform.param<i64>
   transform.named_sequence @split_dim3_in_vector_chunks(%op: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.param<i64>)
@@ -77,9 +80,8 @@ module attributes {transform.with_named_sequence} {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%c: !transform.any_op):
       %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
-      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-      %t, %forall = transform.structured.tile_using_forall %g num_threads [%threads]
-          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %t, %forall = transform.structured.tile_using_forall %g tile_sizes [1]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %chunks, %widths = transform.include @split_dim3_in_vector_chunks failures(propagate) (%t)
           : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>)
       transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
