@@ -3,6 +3,11 @@
 Each entry says what xDSL does, what we need instead and when it can go: on an xDSL
 upgrade, run the check named in its note; where xDSL has been fixed, delete the entry
 and write its call sites the plain way. Nothing else in rlx_mlir works around xDSL.
+
+A trap with no entry, because no map needs it: xDSL 0.75's `AffineExpr.__rsub__` returns
+`expr - value`, so `3 - d0` in a map lambda silently builds `d0 - 3`. Our maps never hold
+a negative coefficient anyway (upstream tiling asserts on one and IREE mis-tiles it; a
+flip is read with `tensor.extract`, as `conv_transpose.flipped_kernel` does).
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ import re
 from xdsl.dialects import arith
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block
-from xdsl.ir.affine import AffineExpr
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 # -- the lexer: string literals in linear time ------------------------------------------------
@@ -57,19 +61,3 @@ def set_pooling_max_body(pool: linalg.PoolingNchwMaxOp) -> None:
     for old in list(body.blocks):
         body.detach_block(old).erase()
     body.add_block(block)
-
-
-# -- affine expressions: `int - AffineExpr` ---------------------------------------------------
-
-
-def plus_difference(base: AffineExpr, value: int, expr: AffineExpr) -> AffineExpr:
-    """`base + (value - expr)`, with `value` an int: built as `base - expr + value`.
-
-    xDSL 0.75's `AffineExpr.__rsub__` returns `expr - value`, so `value - expr` in a map
-    lambda silently builds the wrong sign (`3 - d0` is `d0 - 3`). `AffineExpr - AffineExpr`,
-    `AffineExpr - int` and negation are right, so the difference is written with those.
-
-    Drop when `AffineMap.from_callable(lambda d: (3 - d,))` prints `(d0) -> (((d0 * -1) + 3))`;
-    then write `base + (value - expr)` (the same map, printed with other parentheses).
-    """
-    return base - expr + value

@@ -9,9 +9,12 @@ scatter is turned around:
 
 which is a stride-1 convolution with dilation `d` of `x` stride-dilated (s - 1 zeros
 between cells) and padded by `d*(k-1) - p` on both sides (plus `output_padding` at the
-high side), with the kernel flipped and its two channel axes swapped. The flip is folded
-into the indexing map of the spread input (it is read at `oh + (KH-1-kh)*d`, the weight at
-`kh`), so no flip op is emitted and every loop range comes from a plain operand dimension.
+high side), with the kernel flipped and its two channel axes swapped. The flip is its own
+small generic that reads the weight with `tensor.extract` at `KH-1-kh`: folded into an
+indexing map (`oh + (KH-1-kh)*d`) it would be a negative coefficient, which aborts
+upstream MLIR's tiling (`nonpositive multiplying coefficient`) and which IREE tiles into
+wrongly sized slices. The contraction's maps then have positive coefficients only, and
+every loop range comes from a plain operand dimension.
 
 `conv_transpose2d` is shared: `convert-rlx-to-linalg` lowers `rlx.conv_transpose2d` with
 it, and `decompose-backward`'s `conv-input=transpose` option lowers the input gradient
@@ -23,9 +26,8 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from rlx_mlir.compat import plus_difference
 from rlx_mlir.geometry import Pair, Window2d
-from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
 
 
 def stride_dilate_and_pad(b: TensorBuilder, x: SSAValue, window: Window2d, output_padding: Pair) -> SSAValue:
@@ -49,6 +51,27 @@ def stride_dilate_and_pad(b: TensorBuilder, x: SSAValue, window: Window2d, outpu
     return b.extract_slice(spread, offsets=(0, 0, *crop), sizes=(n, c, *sizes))
 
 
+def flipped_kernel(b: TensorBuilder, w: SSAValue) -> SSAValue:
+    """wf[c, f, kh, kw] = w[c, f, KH-1-kh, KW-1-kw], read with tensor.extract.
+
+    The weight is small, so the gather costs nothing next to the contraction; see the
+    module docstring for why the flip is not an indexing map.
+    """
+    last_h, last_w = (size - 1 for size in shape_of(w)[2:])
+
+    def value(r: RegionBuilder, _out: SSAValue) -> SSAValue:
+        c, f, kh, kw = (r.loop_index(d) for d in range(4))
+        return r.extract(w, [c, f, r.sub(r.index(last_h), kh), r.sub(r.index(last_w), kw)])
+
+    return b.generic(
+        ins=[],
+        init=b.empty(shape_of(w), element_type_of(w)),
+        maps=[lambda c, f, kh, kw: (c, f, kh, kw)],
+        iterators="pppp",
+        body=value,
+    )
+
+
 def conv_transpose2d(
     b: TensorBuilder,
     x: SSAValue,
@@ -58,9 +81,9 @@ def conv_transpose2d(
     groups: int,
     result_type: TensorType,
 ) -> SSAValue:
-    """y[n, g*Fg + f, oh, ow] = sum_{c, kh, kw} xs[n, g*Cg + c, oh + (KH-1-kh)*d, ow + (KW-1-kw)*d] * w[g*Cg + c, f, kh, kw]
+    """y[n, g*Fg + f, oh, ow] = sum_{c, kh, kw} xs[n, g*Cg + c, oh + kh*d, ow + kw*d] * wf[g*Cg + c, f, kh, kw]
 
-    `xs` is `stride_dilate_and_pad(x)`; x is [N, C, H, W], w is [C, F/groups, KH, KW] and
+    `xs` is `stride_dilate_and_pad(x)` and `wf` the `flipped_kernel` of w; x is [N, C, H, W], w is [C, F/groups, KH, KW] and
     the result [N, F, Ho, Wo] is `result_type`. Groups are a loop dimension `g` of one
     gather-form contraction (expand_shape in, collapse_shape out), never a Python loop.
     """
@@ -72,16 +95,13 @@ def conv_transpose2d(
     xs = stride_dilate_and_pad(b, x, window, output_padding)
     hs, ws = shape_of(xs)[2:]
     xs = b.expand_shape(xs, [[0], [1, 2], [3], [4]], (n, groups, cg, hs, ws))
-    wg = b.expand_shape(w, [[0, 1], [2], [3], [4]], (groups, cg, fg, kh_size, kw_size))
+    wg = b.expand_shape(flipped_kernel(b, w), [[0, 1], [2], [3], [4]], (groups, cg, fg, kh_size, kw_size))
     init = b.full((n, groups, fg, ho, wo), result_type.element_type, 0.0, like=x)
     yg = b.generic(
         ins=[xs, wg],
         init=init,
         maps=[
-            # The flipped kernel: x is read at oh + ((KH-1)*d - kh*d).
-            lambda n, g, f, oh, ow, c, kh, kw: (
-                n, g, c, plus_difference(oh, (kh_size - 1) * dh, kh * dh), plus_difference(ow, (kw_size - 1) * dw, kw * dw)
-            ),
+            lambda n, g, f, oh, ow, c, kh, kw: (n, g, c, oh + kh * dh, ow + kw * dw),
             lambda n, g, f, oh, ow, c, kh, kw: (g, c, f, kh, kw),
             lambda n, g, f, oh, ow, c, kh, kw: (n, g, f, oh, ow),
         ],
