@@ -1,20 +1,22 @@
 // RUN: rlx-opt %s --decompose-backward=conv-weight=im2col --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --decompose-backward="conv-weight=im2col im2col-max-elements=864" --split-input-file | FileCheck %s --check-prefix=CHUNK
 
-// Ungrouped, one chunk: im2col rows m = (n, ho, wo) are one gather-form generic; dy's batch
-// axis is moved next to (ho, wo) by a transposing generic (dyT[f, m] = dy[m div 64, f, ...],
-// not a reshape of [N, F, Ho, Wo], RLX's N = 1 bug), then linalg.matmul [F, M] x [M, K].
+// Ungrouped, one chunk: im2col is one gather-form generic over (n, ho, wo, c, kh, kw) with
+// plain affine maps; dy's batch axis is moved next to (ho, wo) by a transposing generic
+// (dyT[f, n, ho, wo] = dy[n, f, ho, wo], not a reshape of [N, F, Ho, Wo], RLX's N = 1 bug);
+// the rows m = (n, ho, wo) are a collapse_shape of both (no floordiv/mod map, which IREE
+// cannot tile), then linalg.matmul [F, M] x [M, K].
 // CHECK-LABEL: func.func @im2col_matmul
 // CHECK:       %[[XPAD:.*]] = tensor.pad
 // CHECK:       %[[COL:.*]] = linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> ((d1 floordiv 64), d2, (((d1 mod 64) floordiv 8) + d3), ((d1 mod 8) + d4))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%[[XPAD]] : tensor<2x3x10x10xf32>) outs(%{{.*}} : tensor<1x128x3x3x3xf32>)
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, (d1 + d4), (d2 + d5))>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[XPAD]] : tensor<2x3x10x10xf32>) outs(%{{.*}} : tensor<2x8x8x3x3x3xf32>)
 // CHECK:       %[[DYT:.*]] = linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> ((d2 floordiv 64), d0, ((d2 mod 64) floordiv 8), (d2 mod 8))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
-// CHECK-SAME:    ins(%{{.*}} : tensor<2x4x8x8xf32>) outs(%{{.*}} : tensor<4x1x128xf32>)
-// CHECK:       %[[COLM:.*]] = tensor.collapse_shape %[[COL]] {{\[}}[0 : i64, 1 : i64], [2 : i64, 3 : i64, 4 : i64]] : tensor<1x128x3x3x3xf32> into tensor<128x27xf32>
-// CHECK:       %[[DYM:.*]] = tensor.collapse_shape %[[DYT]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<4x1x128xf32> into tensor<4x128xf32>
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:    ins(%{{.*}} : tensor<2x4x8x8xf32>) outs(%{{.*}} : tensor<4x2x8x8xf32>)
+// CHECK:       %[[COLM:.*]] = tensor.collapse_shape %[[COL]] {{\[}}[0 : i64, 1 : i64, 2 : i64], [3 : i64, 4 : i64, 5 : i64]] : tensor<2x8x8x3x3x3xf32> into tensor<128x27xf32>
+// CHECK:       %[[DYM:.*]] = tensor.collapse_shape %[[DYT]] {{\[}}[0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<4x2x8x8xf32> into tensor<4x128xf32>
 // CHECK:       %[[DW:.*]] = linalg.matmul ins(%[[DYM]], %[[COLM]] : tensor<4x128xf32>, tensor<128x27xf32>) outs(%{{.*}} : tensor<4x27xf32>)
 // CHECK:       tensor.expand_shape %[[DW]] {{\[}}[0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [4, 3, 3, 3]
 // CHECK-NOT:   rlx.
@@ -29,7 +31,7 @@ func.func @im2col_matmul(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x8x8xf32>) -> t
 // CHECK-LABEL: func.func @im2col_strided_dilated
 // CHECK-NOT:   tensor.pad
 // CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4) -> ((d1 floordiv 12), d2, ((((d1 mod 12) floordiv 3) * 3) + (d3 * 2)), (((d1 mod 3) * 2) + (d4 * 2)))>
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, ((d1 * 3) + (d4 * 2)), ((d2 * 2) + (d5 * 2)))>
 // CHECK:       linalg.matmul
 // CHECK-NOT:   rlx.
 func.func @im2col_strided_dilated(%x: tensor<1x2x12x9xf32>, %dy: tensor<1x3x4x3xf32>) -> tensor<3x2x2x3xf32> {
@@ -39,16 +41,21 @@ func.func @im2col_strided_dilated(%x: tensor<1x2x12x9xf32>, %dy: tensor<1x3x4x3x
 
 // -----
 
-// Groups 2: im2col and dyT carry a group axis (loop d0); the product is one batched
-// matmul-like generic over g, not a matmul per group.
+// Groups 2: im2col and dyT carry a group axis (loop d0); their rows become one chunk
+// (collapse, then expand to [.., 1, 32, ..]); the product is one batched matmul-like
+// generic over g, not a matmul per group.
 // CHECK-LABEL: func.func @im2col_groups
 // CHECK:       tensor.expand_shape %{{.*}} output_shape [2, 2, 2, 6, 6]
 // CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> ((d2 floordiv 16), d0, d3, (((d2 mod 16) floordiv 4) + d4), ((d2 mod 4) + d5))>
-// CHECK-SAME:    outs(%{{.*}} : tensor<2x1x32x2x3x3xf32>)
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d0, d4, (d2 + d5), (d3 + d6))>
+// CHECK-SAME:    outs(%{{.*}} : tensor<2x2x4x4x2x3x3xf32>)
 // CHECK:       tensor.expand_shape %{{.*}} output_shape [2, 2, 3, 4, 4]
 // CHECK:       linalg.generic
-// CHECK-SAME:    outs(%{{.*}} : tensor<2x3x1x32xf32>)
+// CHECK-SAME:    outs(%{{.*}} : tensor<2x3x2x4x4xf32>)
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<2x2x4x4x2x3x3xf32> into tensor<2x32x2x3x3xf32>
+// CHECK:       tensor.expand_shape %{{.*}} output_shape [2, 1, 32, 2, 3, 3]
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<2x3x2x4x4xf32> into tensor<2x3x32xf32>
+// CHECK:       tensor.expand_shape %{{.*}} output_shape [2, 3, 1, 32]
 // CHECK-NOT:   linalg.matmul
 // CHECK:       %[[DW:.*]] = linalg.generic
 // CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d5, d6, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>]
@@ -63,14 +70,19 @@ func.func @im2col_groups(%x: tensor<2x4x6x6xf32>, %dy: tensor<2x6x4x4xf32>) -> t
 // -----
 
 // Dynamic batch: the row count is unknown, so rows are chunked by sample (R = Ho*Wo = 64);
-// the chunk count is the batch size and the contraction reduces over (chunk, row).
+// the chunk count is the batch size (the expand_shape's dynamic size) and the contraction
+// reduces over (chunk, row).
 // CHECK-LABEL: func.func @im2col_dynamic_batch
 // CHECK:       %[[N:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x3x8x8xf32>
-// CHECK:       tensor.empty(%[[N]]) : tensor<?x64x3x3x3xf32>
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x8x8x3x3x3xf32>
 // CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4) -> ((((d0 * 64) + d1) floordiv 64), d2, (((((d0 * 64) + d1) mod 64) floordiv 8) + d3), ((((d0 * 64) + d1) mod 8) + d4))>
-// CHECK:       tensor.empty(%[[N]]) : tensor<4x?x64xf32>
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, (d1 + d4), (d2 + d5))>
+// CHECK:       tensor.empty(%[[N]]) : tensor<4x?x8x8xf32>
 // CHECK:       linalg.generic
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<?x8x8x3x3x3xf32> into tensor<?x3x3x3xf32>
+// CHECK:       tensor.expand_shape %{{.*}} output_shape [%[[N]], 64, 3, 3, 3] : tensor<?x3x3x3xf32> into tensor<?x64x3x3x3xf32>
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<4x?x8x8xf32> into tensor<4x?xf32>
+// CHECK:       tensor.expand_shape %{{.*}} output_shape [4, %[[N]], 64] : tensor<4x?xf32> into tensor<4x?x64xf32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
 // CHECK-SAME:    ins(%{{.*}}, %{{.*}} : tensor<4x?x64xf32>, tensor<?x64x3x3x3xf32>) outs(%{{.*}} : tensor<4x3x3x3xf32>)
@@ -94,16 +106,21 @@ func.func @im2col_f64(%x: tensor<1x2x5x5xf64>, %dy: tensor<1x3x3x3xf64>) -> tens
 // -----
 
 // Above im2col-max-elements (second RUN line, 864 = 32 rows x K 27): the 128 rows become
-// 4 chunks of 32, m = t*32 + r, and the product reduces over (t, r). The IR has one
-// im2col generic whatever the number of chunks (RLX unrolls one gather per chunk row).
+// 4 chunks of 32, m = t*32 + r (a collapse then an expand of the rows), and the product
+// reduces over (t, r). The IR has one im2col generic whatever the number of chunks (RLX
+// unrolls one gather per chunk row).
 // CHECK-LABEL: func.func @im2col_chunked
 // CHECK:       linalg.matmul
 // CHUNK-LABEL: func.func @im2col_chunked
-// CHUNK:       %[[COL:.*]] = linalg.generic
-// CHUNK-SAME:    affine_map<(d0, d1, d2, d3, d4) -> ((((d0 * 32) + d1) floordiv 64), d2, (((((d0 * 32) + d1) mod 64) floordiv 8) + d3), ((((d0 * 32) + d1) mod 8) + d4))>
-// CHUNK-SAME:    outs(%{{.*}} : tensor<4x32x3x3x3xf32>)
-// CHUNK:       %[[DYT:.*]] = linalg.generic
-// CHUNK-SAME:    outs(%{{.*}} : tensor<4x4x32xf32>)
+// CHUNK:       linalg.generic
+// CHUNK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, (d1 + d4), (d2 + d5))>
+// CHUNK-SAME:    outs(%{{.*}} : tensor<2x8x8x3x3x3xf32>)
+// CHUNK:       linalg.generic
+// CHUNK-SAME:    outs(%{{.*}} : tensor<4x2x8x8xf32>)
+// CHUNK:       tensor.collapse_shape %{{.*}} : tensor<2x8x8x3x3x3xf32> into tensor<128x3x3x3xf32>
+// CHUNK:       %[[COL:.*]] = tensor.expand_shape %{{.*}} output_shape [4, 32, 3, 3, 3] : tensor<128x3x3x3xf32> into tensor<4x32x3x3x3xf32>
+// CHUNK:       tensor.collapse_shape %{{.*}} : tensor<4x2x8x8xf32> into tensor<4x128xf32>
+// CHUNK:       %[[DYT:.*]] = tensor.expand_shape %{{.*}} output_shape [4, 4, 32] : tensor<4x128xf32> into tensor<4x4x32xf32>
 // CHUNK-NOT:   linalg.matmul
 // CHUNK:       linalg.generic
 // CHUNK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>]

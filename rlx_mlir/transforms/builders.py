@@ -252,12 +252,16 @@ class TensorBuilder(_Emitter):
         )
         return self.value(op)
 
-    def expand_shape(self, value: SSAValue, reassociation: Sequence[Sequence[int]], shape: Shape) -> SSAValue:
-        """`tensor.expand_shape`; a dynamic output dim must sit alone in its group (the batch)."""
-        dynamic: list[SSAValue] = []
+    def expand_shape(
+        self, value: SSAValue, reassociation: Sequence[Sequence[int]], shape: Shape, sizes: Sequence[SSAValue] = ()
+    ) -> SSAValue:
+        """`tensor.expand_shape`. The dynamic output sizes are `sizes`, in order, when given;
+        otherwise each dynamic output dim must sit alone in its group (the batch) and takes
+        that group's source size."""
+        dynamic: list[SSAValue] = list(sizes)
         for group_index, group in enumerate(reassociation):
             for axis in group:
-                if is_dynamic(shape[axis]):
+                if is_dynamic(shape[axis]) and not sizes:
                     dynamic.append(self.dim(value, group_index))
         result_type = TensorType(element_type_of(value), list(shape))
         return self.value(tensor.ExpandShapeOp(value, dynamic, _reassociation_attr(reassociation), list(shape), result_type))

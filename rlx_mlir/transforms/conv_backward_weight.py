@@ -126,11 +126,15 @@ class ConvBackwardWeightIm2col(RewritePattern):
     [F, N*Ho*Wo], which is only correct for N = 1). Ungrouped and unchunked, the product is
     `linalg.matmul` [F, M] x [M, K]; otherwise a matmul-like generic with a group batch.
 
-    Chunking. The rows are numbered m = t*R + r with (n, ho, wo) = (m div HoWo,
-    (m mod HoWo) div Wo, m mod Wo) as affine floordiv/mod indexing maps, where R, the rows
-    per chunk, is the largest divisor of the row count with R*K <= `max_elements`
-    (K = C/G*KH*KW; R >= 1). col is [G, T, R, K] and the contraction reduces over the
-    chunk index t and the row r:
+    The gathers index (n, ho, wo) as loops, with plain affine maps; the rows are then
+    numbered by reshapes: collapse_shape (n, ho, wo) -> m, and for chunks expand_shape
+    m -> (t, r). (Rows numbered inside the maps need floordiv/mod, semi-affine maps that
+    IREE refuses to tile and that upstream tiles correctly only when a tile divides the
+    steps.)
+
+    Chunking. The rows are numbered m = t*R + r, where R, the rows per chunk, is the largest
+    divisor of the row count with R*K <= `max_elements` (K = C/G*KH*KW; R >= 1). col is
+    [G, T, R, K] and the contraction reduces over the chunk index t and the row r:
 
         dw[g, f, c, kh, kw] = sum_{t, r} dyT[g, f, t, r] * col[g, t, r, c, kh, kw]
 
@@ -138,8 +142,8 @@ class ConvBackwardWeightIm2col(RewritePattern):
     order), IR whose size does not depend on the data (no unrolled chunk per slice, unlike
     RLX), and an explicit chunk loop t of which each iteration reads one R x K slice of
     col. linalg-on-tensors has no loop to put the im2col producer in, so the buffer is
-    bounded by R*K only once the contraction is tiled along t and col fused into that
-    loop (e.g. `transform.structured.fuse`); the plain backend materializes all of col.
+    bounded by R*K only once the contraction is tiled along t and the im2col generic fused
+    into that loop through the row reshapes; the backends materialize all of col.
     With a dynamic batch the row count is unknown at compile time, so the pattern always
     chunks, with R dividing Ho*Wo (at most one sample per chunk).
     """
@@ -154,39 +158,55 @@ class ConvBackwardWeightIm2col(RewritePattern):
         _, _, ho_size, wo_size = shape_of(op.grad_output)
         k = cg * kh_size * kw_size
         element = element_type_of(op.input)
-        rows = _RowChunks.choose(shape_of(op.input)[0], ho_size, wo_size, k, self.max_elements)
-        t_size, r_size = rows.chunks, rows.per_chunk
-        t_sizes = rows.dynamic_sizes(b, op.input)
+        n_size = shape_of(op.input)[0]
+        rows = _RowChunks.choose(n_size, ho_size, wo_size, k, self.max_elements)
+        batch_sizes = [b.dim(op.input, 0)] if is_dynamic(n_size) else []
 
         xpad = groups.split(b, b.pad_spatial(op.input, (ph, pw), 0.0), 1)
+        # col[g, n, ho, wo, c, kh, kw] = xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
         col = b.generic(
             ins=[xpad],
-            init=b.empty(groups.shape([groups.count, t_size, r_size, cg, kh_size, kw_size], 0), element, sizes=t_sizes),
+            init=b.empty(groups.shape([groups.count, n_size, ho_size, wo_size, cg, kh_size, kw_size], 0), element, sizes=batch_sizes),
             maps=groups.maps(
-                lambda g, t, r, c, kh, kw: (rows.n(t, r), g, c, rows.ho(t, r) * sh + kh * dh, rows.wo(t, r) * sw + kw * dw),
-                lambda g, t, r, c, kh, kw: (g, t, r, c, kh, kw),
+                lambda g, n, ho, wo, c, kh, kw: (n, g, c, ho * sh + kh * dh, wo * sw + kw * dw),
+                lambda g, n, ho, wo, c, kh, kw: (g, n, ho, wo, c, kh, kw),
             ),
-            iterators=groups.iterators("pppppp"),
+            iterators=groups.iterators("ppppppp"),
             body=copy_value,
         )
+        # dyT[g, f, n, ho, wo] = dy[n, g, f, ho, wo]
         dy_t = b.generic(
             ins=[groups.split(b, op.grad_output, 1)],
-            init=b.empty(groups.shape([groups.count, fg, t_size, r_size], 0), element, sizes=t_sizes),
+            init=b.empty(groups.shape([groups.count, fg, n_size, ho_size, wo_size], 0), element, sizes=batch_sizes),
             maps=groups.maps(
-                lambda g, f, t, r: (rows.n(t, r), g, f, rows.ho(t, r), rows.wo(t, r)),
-                lambda g, f, t, r: (g, f, t, r),
+                lambda g, f, n, ho, wo: (n, g, f, ho, wo),
+                lambda g, f, n, ho, wo: (g, f, n, ho, wo),
             ),
-            iterators=groups.iterators("pppp"),
+            iterators=groups.iterators("ppppp"),
             body=copy_value,
         )
-
-        if t_size == 1 and not groups.grouped:
-            col_mat = b.collapse_shape(col, [[0, 1], [2, 3, 4]])
-            dy_mat = b.collapse_shape(dy_t, [[0], [1, 2]])
+        if rows.chunks == 1 and not groups.grouped:
+            col_mat = b.collapse_shape(col, [[0, 1, 2], [3, 4, 5]])
+            dy_mat = b.collapse_shape(dy_t, [[0], [1, 2, 3]])
             product = b.matmul(dy_mat, col_mat, b.full([f, k], element, 0.0))
             rewriter.replace(op, [], [b.expand_shape(product, [[0], [1, 2, 3]], [f, cg, kh_size, kw_size])])
             return
 
+        # (n, ho, wo) -> m -> (t, r): col [G, T, R, C, KH, KW], dyT [G, F, T, R].
+        if groups.grouped:  # col [G, N, Ho, Wo, C, KH, KW], dyT [G, F, N, Ho, Wo]
+            col_rows, col_chunks = [[0], [1, 2, 3], [4], [5], [6]], [[0], [1, 2], [3], [4], [5]]
+            dy_rows, dy_chunks = [[0], [1], [2, 3, 4]], [[0], [1], [2, 3]]
+        else:  # col [N, Ho, Wo, C, KH, KW], dyT [F, N, Ho, Wo]
+            col_rows, col_chunks = [[0, 1, 2], [3], [4], [5]], [[0, 1], [2], [3], [4]]
+            dy_rows, dy_chunks = [[0], [1, 2, 3]], [[0], [1, 2]]
+        t_r, t_sizes = (rows.chunks, rows.per_chunk), rows.dynamic_sizes(b, op.input)
+        col = b.expand_shape(
+            b.collapse_shape(col, col_rows),
+            col_chunks,
+            groups.shape([groups.count, *t_r, cg, kh_size, kw_size], 0),
+            sizes=t_sizes,
+        )
+        dy_t = b.expand_shape(b.collapse_shape(dy_t, dy_rows), dy_chunks, groups.shape([groups.count, fg, *t_r], 0), sizes=t_sizes)
         zeros = b.full(groups.shape([groups.count, fg, cg, kh_size, kw_size], 0), element, 0.0)
         dw_ = b.generic(
             ins=[dy_t, col],
@@ -204,7 +224,11 @@ class ConvBackwardWeightIm2col(RewritePattern):
 
 @dataclass(frozen=True)
 class _RowChunks:
-    """The im2col rows m = (n, ho, wo) in `chunks` chunks of `per_chunk` rows: m = t*R + r."""
+    """The im2col rows m = (n, ho, wo) in `chunks` chunks of `per_chunk` rows: m = t*R + r.
+
+    `ho_size` and `wo_size` give the rows per sample, of which `per_chunk` is a divisor
+    (or a multiple) so that a dynamic batch has a known row count per chunk.
+    """
 
     chunks: int  # DYNAMIC_INDEX with a dynamic batch
     per_chunk: int
@@ -231,15 +255,3 @@ class _RowChunks:
         n = b.dim(batched, 0)
         factor = self.ho_size * self.wo_size // self.per_chunk
         return [n if factor == 1 else b.value(arith.MuliOp(n, b.index(factor)))]
-
-    def _m(self, t, r):
-        return r if self.chunks == 1 else t * self.per_chunk + r
-
-    def n(self, t, r):
-        return self._m(t, r) // (self.ho_size * self.wo_size)
-
-    def ho(self, t, r):
-        return (self._m(t, r) % (self.ho_size * self.wo_size)) // self.wo_size
-
-    def wo(self, t, r):
-        return self._m(t, r) % self.wo_size
