@@ -89,6 +89,8 @@ class IreeModule:
         module = module.clone()
         errors: dict[str, str] = {}
         for _ in range(max_rounds):
+            if not module.body.block.ops:
+                return cls(None, errors)
             text = str(module)
             try:
                 flatbuffer = compiler.compile_str(text, target_backends=["llvm-cpu"], extra_args=list(FLAGS))
@@ -103,8 +105,6 @@ class IreeModule:
                         module.body.block.erase_op(op)
         else:
             raise AssertionError(f"IREE still rejects the module after dropping {sorted(errors)}")
-        if not module.body.block.ops:
-            return cls(None, errors)
         # local-sync: no worker threads on a machine whose cores other test runs share.
         config = runtime.Config("local-sync")
         context = runtime.SystemContext(config=config)

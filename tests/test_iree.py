@@ -26,6 +26,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 import pytest
@@ -39,8 +40,11 @@ from numeric import test_forward_ops as fwd
 from numeric import test_pool_backward as pool_bwd
 from oracle import assert_close
 from rlx_mlir.ir import make_context, parse_module, verify_module
-from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+from rlx_mlir.transforms.conv_backward import conv_backward_patterns
+from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass, forward_patterns
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+from rlx_mlir.transforms.options import ConvInput, ConvWeight, PoolTies
+from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
 require_iree()
 
@@ -221,7 +225,7 @@ def lower(kernels: list[Kernel]) -> ModuleOp:
     return merged
 
 
-_compiled: dict[str, IreeModule] = {}
+_compiled: dict[str, IreeModule | Exception] = {}
 
 
 @pytest.fixture
@@ -230,10 +234,41 @@ def iree_module() -> Callable[[str], IreeModule]:
 
     def get(name: str) -> IreeModule:
         if name not in _compiled:
-            _compiled[name] = IreeModule.compile(lower([k for k in KERNELS if k.module == name]))
+            try:
+                _compiled[name] = IreeModule.compile(lower([k for k in KERNELS if k.module == name]))
+            except Exception as error:  # compiled once: every kernel of the module reports it
+                _compiled[name] = error
+        if isinstance(_compiled[name], Exception):
+            pytest.fail(f"module {name}: {_compiled[name]}", pytrace=False)
         return _compiled[name]
 
     return get
+
+
+def _every_pattern() -> set[type]:
+    """The pattern classes of both passes, over every value of every formulation option."""
+    patterns = list(forward_patterns())
+    for conv_weight in get_args(ConvWeight):
+        for conv_input in get_args(ConvInput):
+            patterns += conv_backward_patterns(conv_weight=conv_weight, conv_input=conv_input)
+    for pool_ties in get_args(PoolTies):
+        patterns += pool_backward_patterns(pool_ties)
+    return {type(p) for p in patterns}
+
+
+def test_the_kernels_reach_every_pattern(monkeypatch):
+    """Every pattern of both passes rewrites at least one kernel, so none goes unchecked."""
+    fired: set[type] = set()
+    for pattern in _every_pattern():
+
+        def recording(self, op, rewriter, match=pattern.match_and_rewrite):
+            match(self, op, rewriter)
+            if rewriter.has_done_action:
+                fired.add(type(self))
+
+        monkeypatch.setattr(pattern, "match_and_rewrite", recording)
+    lower(KERNELS)
+    assert sorted(p.__name__ for p in _every_pattern() - fired) == []
 
 
 def test_kernel_symbols_are_unique():
