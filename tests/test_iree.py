@@ -6,9 +6,9 @@ is emitted for configurations taken from the numeric tests (`tests/numeric/`, wh
 configurations and PyTorch oracles are reused as they are), printed as `rlx-opt` prints it,
 compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
 
-- conv dw: `conv-weight=direct` (dense, grouped by rows, depthwise, grouped with column
-  stride), `im2col`, `im2col` chunked; conv dx: `conv-input=direct` (one phase, stride
-  phases, unreached rows, negative adjoint padding), `transpose`;
+- conv dw: `conv-weight=direct` (dense, strided, dilated, grouped by rows, depthwise,
+  grouped with column stride), `im2col`, `im2col` chunked; conv dx: `conv-input=direct`
+  (one phase, stride phases, negative adjoint padding, grouped, depthwise), `transpose`;
 - max-pool dx: `pool-ties=first` (tiled windows, interleaved phases, phases, border strips
   with padding) and `all` (tiled, windows), on random, tied, constant and NaN/-inf inputs;
   avg-pool dx with count_include_pad true and false (tiled, windows);
@@ -16,7 +16,9 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
   plain and batched, im2col;
 - f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes).
 
-The functions are compiled in a few modules (one per kernel family), not one per case.
+The functions are compiled in a few modules (one per kernel family), not one per case; a
+function IREE rejects fails its own case with IREE's diagnostics (`iree_runtime`), and
+`test_the_kernels_reach_every_pattern` keeps the list complete as patterns are added.
 Without IREE the test is skipped, except in CI, which installs it (`test` extra).
 """
 
