@@ -1,0 +1,285 @@
+"""IREE, the downstream toolchain users hand our linalg to, compiles and runs every kind of
+kernel our passes emit, and its numbers match PyTorch.
+
+Every formulation of `decompose-backward` and every forward op of `convert-rlx-to-linalg`
+is emitted for configurations taken from the numeric tests (`tests/numeric/`, whose
+configurations and PyTorch oracles are reused as they are), printed as `rlx-opt` prints it,
+compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
+
+- conv dw: `conv-weight=direct` (dense, strided, dilated, grouped by rows, depthwise,
+  grouped with column stride), `im2col`, `im2col` chunked; conv dx: `conv-input=direct`
+  (one phase, stride phases, negative adjoint padding, grouped, depthwise), `transpose`;
+- max-pool dx: `pool-ties=first` (tiled windows, interleaved phases, phases, border strips
+  with padding) and `all` (tiled, windows), on random, tied, constant and NaN/-inf inputs;
+  avg-pool dx with count_include_pad true and false (tiled, windows);
+- forward: conv2d (dense, grouped, depthwise), conv_transpose2d, max/avg pool, matmul
+  plain and batched, im2col;
+- f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes).
+
+The functions are compiled in a few modules (one per kernel family), not one per case; a
+function IREE rejects fails its own case with IREE's diagnostics (`iree_runtime`), and
+`test_the_kernels_reach_every_pattern` keeps the list complete as patterns are added.
+Without IREE the test is skipped, except in CI, which installs it (`test` extra).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import get_args
+
+import numpy as np
+import pytest
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from iree_runtime import IreeModule, require_iree
+from numeric import test_conv_backward as conv_bwd
+from numeric import test_forward_ops as fwd
+from numeric import test_pool_backward as pool_bwd
+from oracle import assert_close
+from rlx_mlir.ir import make_context, parse_module, verify_module
+from rlx_mlir.transforms.conv_backward import conv_backward_patterns
+from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass, forward_patterns
+from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
+from rlx_mlir.transforms.options import ConvInput, ConvWeight, PoolTies
+from rlx_mlir.transforms.pool_backward import pool_backward_patterns
+
+require_iree()
+
+Call = tuple[tuple[np.ndarray, ...], object]  # (arguments, the oracle's result)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One emitted function: its IREE module, its pass options, its text and its calls."""
+
+    module: str
+    symbol: str
+    options: tuple[tuple[str, object], ...]
+    text: str
+    dtype: type
+    calls: Callable[[], list[Call]]
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+def _symbol(*parts: object) -> str:
+    return re.sub(r"\W", "_", "__".join(map(str, parts)))
+
+
+# --------------------------------------------------------------------------------------
+# Convolution gradients: each formulation on the configurations that reach its forms.
+# --------------------------------------------------------------------------------------
+
+CONV = {str(c): c for c in conv_bwd.MATRIX}
+PLAIN = "n1-c3f4-in7x6-k3x3-s1x1-p0x0-d1x1-g1-float32"
+STRIDED = "n3-c4f6-in9x8-k3x3-s2x2-p1x1-d1x1-g1-float32-last-window-short"
+STRIDE3 = "n3-c4f2-in11x10-k3x3-s3x3-p0x2-d2x1-g1-float32-stride3-unreached"
+GROUPED = "n2-c4f6-in9x9-k3x3-s1x1-p2x2-d2x2-g2-float32-groups2-dilated"
+DEPTHWISE = "n3-c6f6-in8x9-k3x3-s2x1-p1x1-d1x1-g6-float32-depthwise"
+DEPTHWISE_COLUMN_STRIDE = "n2-c4f8-in7x8-k1x3-s1x2-p0x1-d1x1-g4-float32-depthwise-multiplier2"
+NEGATIVE_ADJOINT = "n1-c2f3-in5x6-k2x2-s1x1-p2x2-d1x1-g1-float32-negative-adjoint-padding"
+F64_GROUPED = "n3-c4f6-in10x7-k3x2-s2x3-p1x1-d2x1-g2-float64-f64"
+DYNAMIC = "n3dyn-c4f6-in9x8-k3x3-s2x2-p1x1-d1x1-g2-float32"
+F16 = "n2-c4f6-in9x8-k3x3-s2x2-p1x1-d1x1-g2-float16"
+# formulation -> the configurations that reach its forms (the direct dx costs IREE about a
+# dispatch per stride phase, so it gets fewer).
+CONV_CONFIGS = {
+    "w_direct": [PLAIN, STRIDED, STRIDE3, GROUPED, DEPTHWISE, DEPTHWISE_COLUMN_STRIDE, F64_GROUPED, DYNAMIC, F16],
+    "w_im2col": [PLAIN, STRIDED, GROUPED, DYNAMIC],
+    "w_im2col_chunked": [PLAIN, GROUPED, DYNAMIC],
+    "i_direct": [PLAIN, GROUPED, DEPTHWISE, DEPTHWISE_COLUMN_STRIDE, NEGATIVE_ADJOINT, DYNAMIC],
+    "i_transpose": [PLAIN, STRIDED, GROUPED, DEPTHWISE, NEGATIVE_ADJOINT, DYNAMIC],
+}
+
+
+def _conv_kernel(form: str, cfg: conv_bwd.Conv) -> Kernel:
+    symbol = _symbol(form, cfg)
+
+    def calls() -> list[Call]:
+        out = []
+        for n in (cfg.n, cfg.n + 2) if cfg.dynamic_batch else (cfg.n,):
+            at = dataclasses.replace(cfg, n=n)
+            x, w, dy = at.arrays(seed=n)
+            args = (x, dy) if form.startswith("w_") else (dy, w)
+            out.append((args, at.oracle(form, x, w, dy)))
+        return out
+
+    options = tuple(sorted(conv_bwd.FORMULATIONS[form].items()))
+    return Kernel(f"conv_{form.removesuffix('_chunked')}", symbol, options, cfg.function(form, symbol), cfg.dtype, calls)
+
+
+# --------------------------------------------------------------------------------------
+# Pooling gradients: tiled windows, interleaved phases, phases, border strips.
+# --------------------------------------------------------------------------------------
+
+POOL = {str(c): c for c in pool_bwd.MATRIX}
+OVERLAPPING = "n2-c3-in9x9-k3x3-s2x2-p1x1-float32-overlapping"
+TILED_K2 = "n3-c2-in8x8-k2x2-s2x2-p0x0-float32-non-overlapping"
+TILED_K3 = "n2-c3-in10x11-k3x3-s3x3-p0x0-float32-tiled-k3-leftover"
+TILED_K5 = "n1-c2-in10x10-k5x5-s5x5-p0x0-float32-tiled-k5"  # too many cells for the tiled argmax
+INTERLEAVED = "n2dyn-c3-in18x36-k3x3-s2x2-p1x1-float32-interleaved-phases-peeled"
+BORDER_STRIPS = "n1-c2-in17x19-k3x3-s2x2-p1x1-float32-border-strips-every-side"
+POOL_F64 = "n2-c2-in20x21-k3x3-s2x2-p1x1-float64-odd-width-phases"
+POOL_F16 = "n2-c2-in7x7-k3x3-s2x2-p1x1-float16"
+# formulation -> configurations: first-max by its tiled, interleaved and phase forms (a
+# phase gather costs IREE a dispatch per phase and border strip), the others by their
+# tiled and window forms.
+POOL_CONFIGS = {
+    "max_first": [TILED_K3, TILED_K5, INTERLEAVED, BORDER_STRIPS],
+    "max_all": [OVERLAPPING, TILED_K2, TILED_K3, INTERLEAVED, POOL_F64, POOL_F16],
+    "avg_incl": [OVERLAPPING, TILED_K2, POOL_F64],
+    "avg_excl": [OVERLAPPING, TILED_K3, INTERLEAVED, POOL_F64, POOL_F16],
+}
+
+
+def _pool_kernel(form: str, cfg: pool_bwd.Pool) -> Kernel:
+    symbol = _symbol(form, cfg)
+    kinds = pool_bwd.MAX_INPUTS if form.startswith("max_") else ("random",)
+
+    def calls() -> list[Call]:
+        out = []
+        for n in (cfg.n, cfg.n + 2) if cfg.dynamic_batch else (cfg.n,):
+            at = dataclasses.replace(cfg, n=n)
+            for kind in kinds:
+                x, dy = at.x(kind, seed=n), at.dy(seed=n)
+                args = (x, dy) if form.startswith("max_") else (dy,)
+                out.append((args, at.oracle(form, x, dy)))
+        return out
+
+    options = tuple(sorted(pool_bwd.FORMULATIONS[form].items()))
+    return Kernel("max_first" if form == "max_first" else "pool_other", symbol, options, cfg.function(form, symbol), cfg.dtype, calls)
+
+
+# --------------------------------------------------------------------------------------
+# Forward ops.
+# --------------------------------------------------------------------------------------
+
+FORWARD = [
+    fwd.Conv2d(kernel=(3, 3), padding=(1, 1)),
+    fwd.Conv2d(hw=(7, 9), kernel=(3, 2), stride=(1, 2), padding=(2, 1), dilation=(2, 1)),
+    fwd.Conv2d(c=4, f=6, groups=2, stride=(2, 1), padding=(1, 0)),
+    fwd.Conv2d(c=4, f=8, groups=4, stride=(2, 2), padding=(1, 1)),  # depthwise, multiplier 2
+    fwd.Conv2d(n=1, dynamic=True, c=4, f=6, groups=2, padding=(1, 1)),
+    fwd.Conv2d(dtype="f64", dynamic=True, kernel=(2, 3), stride=(2, 2)),
+    fwd.ConvTranspose2d(hw=(5, 5)),
+    fwd.ConvTranspose2d(hw=(4, 5), stride=(2, 2), padding=(1, 1), output_padding=(1, 1)),
+    fwd.ConvTranspose2d(c=4, f=6, groups=2, hw=(4, 4), stride=(2, 2), padding=(1, 1)),
+    fwd.ConvTranspose2d(n=1, dynamic=True, c=4, f=2, groups=2, hw=(4, 5), stride=(2, 2), output_padding=(1, 0)),
+    fwd.MaxPool2d(padding=(1, 1)),
+    fwd.MaxPool2d(hw=(7, 9), kernel=(3, 2), stride=(1, 2), padding=(1, 1)),
+    fwd.MaxPool2d(dtype="f64", dynamic=True, hw=(5, 7), kernel=(2, 3), stride=(2, 1), padding=(1, 0)),
+    fwd.AvgPool2d(padding=(1, 1), count_include_pad=True),
+    fwd.AvgPool2d(padding=(1, 1), count_include_pad=False),
+    fwd.AvgPool2d(hw=(7, 9), kernel=(3, 2), stride=(2, 1), padding=(1, 1), count_include_pad=False),
+    fwd.AvgPool2d(n=1, dynamic=True, padding=(1, 1), count_include_pad=False),
+    fwd.Matmul(n=1),
+    fwd.Matmul(n=1, dynamic=True),
+    fwd.Matmul(batch=True),
+    fwd.Matmul(dtype="f64", batch=True, dynamic=True),
+    fwd.Im2col(padding=(1, 1)),
+    fwd.Im2col(n=1, hw=(7, 9), kernel=(2, 3), stride=(2, 1), padding=(0, 1), dilation=(1, 2)),
+    fwd.Im2col(n=1, dynamic=True, hw=(6, 5), stride=(2, 2), padding=(1, 1)),
+]
+
+
+def _forward_kernel(case: fwd.Case) -> Kernel:
+    def calls() -> list[Call]:
+        out = []
+        for n in case.batches():
+            inputs = case.inputs(n)
+            out.append((tuple(inputs), case.oracle(*(torch.from_numpy(a) for a in inputs))))
+        return out
+
+    module = "conv_transpose2d" if isinstance(case, fwd.ConvTranspose2d) else "forward"
+    return Kernel(module, case.symbol, (), case.function(), case.np_dtype, calls)
+
+
+KERNELS = [
+    *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
+    *(_pool_kernel(form, POOL[name]) for form, names in POOL_CONFIGS.items() for name in names),
+    *(_forward_kernel(case) for case in FORWARD),
+]
+
+
+def lower(kernels: list[Kernel]) -> ModuleOp:
+    """One module of `kernels`: those that share pass options are lowered together, by
+    `decompose-backward` with their options and then `convert-rlx-to-linalg`."""
+    ctx = make_context()
+    merged = ModuleOp([])
+    by_options: dict[tuple, list[Kernel]] = {}
+    for kernel in kernels:
+        by_options.setdefault(kernel.options, []).append(kernel)
+    for options, group in by_options.items():
+        module = parse_module(ctx, "".join(k.text for k in group), "<iree-test>")
+        DecomposeBackwardPass(**dict(options)).apply(ctx, module)
+        ConvertRlxToLinalgPass().apply(ctx, module)
+        verify_module(module)
+        for op in list(module.body.block.ops):
+            assert isinstance(op, func.FuncOp)
+            op.detach()
+            merged.body.block.add_op(op)
+    return merged
+
+
+_compiled: dict[str, IreeModule | Exception] = {}
+
+
+@pytest.fixture
+def iree_module() -> Callable[[str], IreeModule]:
+    """The kernels of one module, lowered and compiled by IREE once per session."""
+
+    def get(name: str) -> IreeModule:
+        if name not in _compiled:
+            try:
+                _compiled[name] = IreeModule.compile(lower([k for k in KERNELS if k.module == name]))
+            except Exception as error:  # compiled once: every kernel of the module reports it
+                _compiled[name] = error
+        if isinstance(_compiled[name], Exception):
+            pytest.fail(f"module {name}: {_compiled[name]}", pytrace=False)
+        return _compiled[name]
+
+    return get
+
+
+def _every_pattern() -> set[type]:
+    """The pattern classes of both passes, over every value of every formulation option."""
+    patterns = list(forward_patterns())
+    for conv_weight in get_args(ConvWeight):
+        for conv_input in get_args(ConvInput):
+            patterns += conv_backward_patterns(conv_weight=conv_weight, conv_input=conv_input)
+    for pool_ties in get_args(PoolTies):
+        patterns += pool_backward_patterns(pool_ties)
+    return {type(p) for p in patterns}
+
+
+def test_the_kernels_reach_every_pattern(monkeypatch):
+    """Every pattern of both passes rewrites at least one kernel, so none goes unchecked."""
+    fired: set[type] = set()
+    for pattern in _every_pattern():
+
+        def recording(self, op, rewriter, match=pattern.match_and_rewrite):
+            match(self, op, rewriter)
+            if rewriter.has_done_action:
+                fired.add(type(self))
+
+        monkeypatch.setattr(pattern, "match_and_rewrite", recording)
+    lower(KERNELS)
+    assert sorted(p.__name__ for p in _every_pattern() - fired) == []
+
+
+def test_kernel_symbols_are_unique():
+    symbols = [k.symbol for k in KERNELS]
+    assert len(symbols) == len(set(symbols)), [s for s in symbols if symbols.count(s) > 1]
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=str)
+def test_iree_runs_the_emitted_linalg_like_pytorch(kernel, iree_module):
+    function = iree_module(kernel.module)[kernel.symbol]
+    for args, want in kernel.calls():
+        assert_close(function(*args), want, dtype=kernel.dtype)
