@@ -364,7 +364,11 @@ CASES: list[Case] = [
     Case("dw_direct_n2_c16f16_k3s2p1", conv_dw("dw_direct_s2", 2, 16, 16, 16, 3, s=2, p=1), DW),
     Case(
         "dx_direct_n2_c16f16_k3s2p1", conv_dx("dx_direct_s2", 2, 16, 16, 16, 3, s=2, p=1),
-        (Threaded("each of the 4 stride phases: FMAs along ow", FMA_8, 4), Threaded("8x8 tiles", r"vector\.transfer_write .* : vector<8x8xf32>", 4), *CONV),
+        (
+            Threaded("each of the 4 stride phases: FMAs along ow", FMA_8, 4),
+            Threaded("each phase's 8x8 tiles", r"vector\.transfer_write .* : vector<8x8xf32>", 4),
+            *CONV,
+        ),
     ),
     Case("dw_direct_n2_c16f16_k1", conv_dw("dw_direct_1x1", 2, 16, 16, 16, 1), DW),
     Case("dx_direct_n2_c16f16_k1", conv_dx("dx_direct_1x1", 2, 16, 16, 16, 1), CONV_8F),
@@ -486,7 +490,10 @@ CASES: list[Case] = [
         (Threaded("overlapping-window gather as (kh, kw) loops", WINDOW_LOOPS), POOL_THREADED),
     ),
     # Forward ops (convert-rlx-to-linalg).
-    Case("conv2d_n2_c16f16_k3p1", conv_forward("fwd_conv", 2, 16, 16, 16, 3, p=1), (*CONV_8F_3X3, Absent("conv tiles", r"linalg\.generic"))),
+    Case(
+        "conv2d_n2_c16f16_k3p1", conv_forward("fwd_conv", 2, 16, 16, 16, 3, p=1),
+        (*CONV_8F_3X3, Absent("conv tiles", r"linalg\.generic")),
+    ),
     Case(
         "conv2d_n2_c16f16_k3s2p1", conv_forward("fwd_conv_s2", 2, 16, 16, 16, 3, s=2, p=1),
         (Threaded("FMAs along ow", FMA_8), Absent("conv tiles", r"linalg\.generic")), xfail=XFAIL_STRIDED_FORWARD,
@@ -497,7 +504,12 @@ CASES: list[Case] = [
     ),
     Case(
         "conv2d_n2_c16f16g16_k3p1", conv_forward("fwd_depthwise", 2, 16, 16, 16, 3, p=1, g=16),
-        (GROUPED_PADDING, GROUPED_ROWS, Absent("grouped conv", r"linalg\.conv_2d_ngchw_gfchw"), Absent("conv tiles", r"linalg\.generic")),
+        (
+            GROUPED_PADDING,
+            GROUPED_ROWS,
+            Absent("grouped conv", r"linalg\.conv_2d_ngchw_gfchw"),
+            Absent("conv tiles", r"linalg\.generic"),
+        ),
     ),
     Case("matmul_64x96x128", matmul("mm", (64, 96), (96, 128), (64, 128)), MATMUL),
     Case(
@@ -535,16 +547,15 @@ def lower(cases: list[Case]) -> ModuleOp:
 
 
 def schedule(text: str) -> str:
-    """`text` after the optimizing pipelines' transform interpreter step (read at call time,
-    so the schedule files may be pointed elsewhere)."""
+    """`text` after the transform interpreter with the optimizing pipelines' libraries (read
+    from `pipelines.SCHEDULE_FILES` at call time, as `_optimizing_flags` writes them)."""
     mlir_opt = toolchain.find_tool("mlir-opt")
-    flags = pipelines._optimizing_flags(threads=True)
-    interpreter = flags[: flags.index("--transform-interpreter") + 1]
-    preload = "--transform-preload-library=transform-library-paths=" + ",".join(
-        str(path) for path in pipelines.SCHEDULE_FILES
-    )
-    assert interpreter[0].startswith("--transform-preload-library=")
-    return toolchain.run("schedule", [str(mlir_opt.path), preload, *interpreter[1:], "-"], input=text)
+    return toolchain.run("schedule", [str(mlir_opt.path), *interpreter_flags(), "-"], input=text)
+
+
+def interpreter_flags() -> tuple[str, str]:
+    paths = ",".join(str(path) for path in pipelines.SCHEDULE_FILES)
+    return (f"--transform-preload-library=transform-library-paths={paths}", "--transform-interpreter")
 
 
 def functions(text: str) -> dict[str, str]:
@@ -573,6 +584,11 @@ def scheduled() -> dict[str, str]:
     except toolchain.ToolchainError as error:
         pytest.skip(str(error))
     return functions(schedule(module_text(lower(CASES))))
+
+
+def test_schedules_run_as_the_optimizing_pipelines_run_them():
+    for pipeline in (pipelines.OPTIMIZING, pipelines.OPTIMIZING_OMP):
+        assert pipeline.mlir_opt_flags[:2] == interpreter_flags()
 
 
 def test_case_functions_are_distinct():
