@@ -49,68 +49,58 @@ def _window(k: int, s: int, p: int, g: int) -> str:
     return f"kernel_size [{k}, {k}] stride [{s}, {s}] padding [{p}, {p}] dilation [1, 1] groups {g}"
 
 
+def one_op_function(name: str, op: str, operands: dict[str, str], result: str, properties: str = "") -> str:
+    """`func.func @name(%a: A, ...) -> R` returning `op %a, ... properties : (A, ...) -> R`."""
+    args = ", ".join(f"%{value}: {type_}" for value, type_ in operands.items())
+    uses = ", ".join(f"%{value}" for value in operands)
+    types = ", ".join(operands.values())
+    return (
+        f"func.func @{name}({args}) -> {result} {{\n"
+        f"  %r = {op} {uses}{' ' + properties if properties else ''} : ({types}) -> {result}\n"
+        f"  return %r : {result}\n}}\n"
+    )
+
+
 def conv_dw(name, n, c, f, hw, k, s=1, p=0, g=1) -> str:
     """rlx.conv2d_backward_weight; n may be "?" (dynamic batch)."""
     o = _out(hw, k, s, p)
     x, dy, w = _t(n, c, hw, hw), _t(n, f, o, o), _t(f, c // g, k, k)
-    return (
-        f"func.func @{name}(%x: {x}, %dy: {dy}) -> {w} {{\n"
-        f"  %r = rlx.conv2d_backward_weight %x, %dy {_window(k, s, p, g)} : ({x}, {dy}) -> {w}\n"
-        f"  return %r : {w}\n}}\n"
-    )
+    return one_op_function(name, "rlx.conv2d_backward_weight", {"x": x, "dy": dy}, w, _window(k, s, p, g))
 
 
 def conv_dx(name, n, c, f, hw, k, s=1, p=0, g=1) -> str:
     """rlx.conv2d_backward_input; n may be "?" (dynamic batch)."""
     o = _out(hw, k, s, p)
     x, dy, w = _t(n, c, hw, hw), _t(n, f, o, o), _t(f, c // g, k, k)
-    return (
-        f"func.func @{name}(%dy: {dy}, %w: {w}) -> {x} {{\n"
-        f"  %r = rlx.conv2d_backward_input %dy, %w {_window(k, s, p, g)} : ({dy}, {w}) -> {x}\n"
-        f"  return %r : {x}\n}}\n"
-    )
+    return one_op_function(name, "rlx.conv2d_backward_input", {"dy": dy, "w": w}, x, _window(k, s, p, g))
 
 
 def conv_forward(name, n, c, f, hw, k, s=1, p=0, g=1) -> str:
     o = _out(hw, k, s, p)
     x, w, y = _t(n, c, hw, hw), _t(f, c // g, k, k), _t(n, f, o, o)
     groups = f" groups {g}" if g > 1 else ""
-    return (
-        f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
-        f"  %r = rlx.conv2d %x, %w stride [{s}, {s}] padding [{p}, {p}]{groups} : ({x}, {w}) -> {y}\n"
-        f"  return %r : {y}\n}}\n"
-    )
+    return one_op_function(name, "rlx.conv2d", {"x": x, "w": w}, y, f"stride [{s}, {s}] padding [{p}, {p}]{groups}")
+
+
+def _pool_window(k: int, s: int, p: int) -> str:
+    return f"kernel_size [{k}, {k}] stride [{s}, {s}] padding [{p}, {p}]"
 
 
 def max_pool_dx(name, n, c, hw, k, s, p) -> str:
     o = _out(hw, k, s, p)
     x, dy = _t(n, c, hw, hw), _t(n, c, o, o)
-    return (
-        f"func.func @{name}(%x: {x}, %dy: {dy}) -> {x} {{\n"
-        f"  %r = rlx.max_pool2d_backward %x, %dy kernel_size [{k}, {k}] stride [{s}, {s}] padding [{p}, {p}]"
-        f" : ({x}, {dy}) -> {x}\n"
-        f"  return %r : {x}\n}}\n"
-    )
+    return one_op_function(name, "rlx.max_pool2d_backward", {"x": x, "dy": dy}, x, _pool_window(k, s, p))
 
 
 def avg_pool_dx(name, n, c, hw, k, s, p, count_include_pad=True) -> str:
     o = _out(hw, k, s, p)
     x, dy = _t(n, c, hw, hw), _t(n, c, o, o)
     extra = "" if count_include_pad else " count_include_pad false"
-    return (
-        f"func.func @{name}(%dy: {dy}) -> {x} {{\n"
-        f"  %r = rlx.avg_pool2d_backward %dy kernel_size [{k}, {k}] stride [{s}, {s}] padding [{p}, {p}]{extra}"
-        f" : ({dy}) -> {x}\n"
-        f"  return %r : {x}\n}}\n"
-    )
+    return one_op_function(name, "rlx.avg_pool2d_backward", {"dy": dy}, x, _pool_window(k, s, p) + extra)
 
 
 def matmul(name, a, b, y) -> str:
-    return (
-        f"func.func @{name}(%a: {_t(*a)}, %b: {_t(*b)}) -> {_t(*y)} {{\n"
-        f"  %r = rlx.matmul %a, %b : ({_t(*a)}, {_t(*b)}) -> {_t(*y)}\n"
-        f"  return %r : {_t(*y)}\n}}\n"
-    )
+    return one_op_function(name, "rlx.matmul", {"a": _t(*a), "b": _t(*b)}, _t(*y))
 
 
 # --------------------------------------------------------------------------------------
@@ -356,8 +346,9 @@ CASES: list[Case] = [
         "dw_im2col_n2_c64f16_k3p1-gathers", conv_dw("dw_im2col_gathers", 2, 64, 16, 8, 3, p=1),
         (OnlyInThreads("im2col gather and dy transpose"),), options=dict(conv_weight="im2col"),
         xfail=(
-            "no library matches the im2col gather (a rank-5 all-parallel copy generic, KH*KW times x)"
-            " nor dy's transposing rank-3 generic: both run as unthreaded scalar loops"
+            "no library matches the im2col gather (a rank-6 all-parallel copy generic over"
+            " (n, ho, wo, c, kh, kw), KH*KW times x) nor dy's transposing rank-4 generic: both run"
+            " as unthreaded scalar loops"
         ),
     ),
     # Strided, padded, 1x1 and the stem.
