@@ -26,11 +26,16 @@ from xdsl.ir import Operation, SSAValue
 
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
-from rlx_mlir.ir import make_context, parse_module, verify_module
+from rlx_mlir.errors import InternalError
+from rlx_mlir.ir import DiagnosticError, make_context, parse_module, verify_module
 
 
 def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp:
-    """Parse (if text), verify, and run `decompose-backward` then `convert-rlx-to-linalg`."""
+    """Parse (if text), verify, and run `decompose-backward` then `convert-rlx-to-linalg`.
+
+    The input's errors are the user's (`DiagnosticError`); once it has verified, a pass
+    whose output does not verify is a bug of ours (`InternalError`).
+    """
     from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
     from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 
@@ -44,7 +49,10 @@ def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp
     mark_batch_groups(module)
     for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass()):
         pass_.apply(ctx, module)
-        verify_module(module)
+        try:
+            verify_module(module)
+        except DiagnosticError as error:
+            raise InternalError(f"{pass_.name} produced IR that does not verify: {error}") from error
     return module
 
 

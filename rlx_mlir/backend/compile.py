@@ -13,8 +13,10 @@ stage          produced by                                     consumed by
 =============  =============================================  =========================
 
 A pipeline with transform schedules names a schedule-free ``fallback``: when its mlir-opt run
-fails on a module (mlir-opt 22 asserts in some pattern sets, or a schedule is rejected),
-that module is lowered with the fallback instead, with a warning naming the failure. The result is cached under the requested pipeline's key: the retry is a
+fails on a module (mlir-opt 22 asserts in some pattern sets, or a schedule is rejected), or
+any of its tool stages runs past its time limit (:func:`rlx_mlir.backend.toolchain.stage_timeout`,
+scaled to the module), that module is lowered with the fallback instead, with a
+:class:`PipelineFallbackWarning` naming the failure and the op kinds of the module. The result is cached under the requested pipeline's key: the retry is a
 deterministic function of the same IR and pipeline, so the key still names one library.
 
 :func:`build_library` runs all stages behind the content-addressed cache of
@@ -25,6 +27,7 @@ inspection and for the command-line tools.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import threading
 import warnings
@@ -42,6 +45,7 @@ from rlx_mlir.backend.interface import (
 )
 from rlx_mlir.backend.pipelines import Pipeline, default_pipeline, get_pipeline
 from rlx_mlir.backend.runtime import NativeModule, load
+from rlx_mlir.errors import LocatedUserError
 
 STAGES = ("linalg", "llvm-mlir", "llvm-ir", "obj", "shared")
 
@@ -85,6 +89,7 @@ def build_library(module: str | Operation, pipeline: str | None = None) -> Libra
     :func:`rlx_mlir.backend.pipelines.default_pipeline`.
     """
     lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
+    check_callable_element_types(module)
     text = module_text(module)
     key = _cache_key(text, lowering)
     directory = cache.cache_dir()
@@ -129,10 +134,86 @@ def emit(module: str | Operation, stage: str, pipeline: str | None = None) -> st
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
     lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
+    if stage == "shared":
+        check_callable_element_types(module)
     prepared = prepare(module)
     with tempfile.TemporaryDirectory(prefix="rlx-mlir-emit-") as tmp:
         output = _lower(prepared.text, lowering, stage, Path(tmp))
         return output.read_bytes() if isinstance(output, Path) else output
+
+
+# Float types NumPy has no dtype for. LLVM lowers their arithmetic to calls into
+# compiler-rt (`__truncsfbf2`, ...), which the shared library does not link, so loading it
+# fails; and no NumPy array could be passed in or out. f16, f32 and f64 work.
+_UNCALLABLE_FLOAT = re.compile(r"\b(bf16|tf32|f(?:8|6|4)E\w+)\b")
+
+
+class UnsupportedElementType(LocatedUserError):
+    """A module that uses an element type compiled code cannot be called with."""
+
+
+def check_callable_element_types(module: str | Operation) -> None:
+    """Refuse, before any tool runs, a module whose code could not be loaded and called.
+
+    The error names the function, the element type and the first op that uses it, at
+    the op's location, or else at its function's (ops made by our patterns have none).
+    Text input is located by the first use of the type.
+    """
+    if isinstance(module, str):
+        match = _UNCALLABLE_FLOAT.search(module)
+        if match is None:
+            return
+        before = module[: match.start()]
+        line = before.count("\n") + 1
+        column = match.start() - (before.rfind("\n") + 1) + 1
+        functions = re.findall(r'func\.func\s+(?:private\s+)?@([\w$.]+)|sym_name\s*=\s*"([^"]+)"', before)
+        function = next((a or b for a, b in reversed(functions)), None)
+        raise UnsupportedElementType(_element_type_message(match.group(1), function, None), f"<input>:{line}:{column}")
+    from xdsl.dialects.builtin import FileLineColLoc, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+    from xdsl.dialects.func import FuncOp
+
+    fine = (Float16Type, Float32Type, Float64Type, IndexType, IntegerType)
+    for op in module.walk():
+        types = [v.type for v in (*op.operands, *op.results)]
+        if isinstance(op, FuncOp):
+            types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
+        for type_ in types:
+            element = getattr(type_, "element_type", type_)
+            if isinstance(element, fine):  # the common case, without printing the type
+                continue
+            match = _UNCALLABLE_FLOAT.fullmatch(str(element))
+            if match is None:
+                continue
+            function = op if isinstance(op, FuncOp) else _enclosing_function(op)
+            located = next(
+                (o for o in (op, function) if o is not None and isinstance(o.location, FileLineColLoc)), None
+            )
+            where = None
+            if located is not None:
+                loc = located.location
+                where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+            name = function.sym_name.data if function is not None else None
+            raise UnsupportedElementType(_element_type_message(match.group(1), name, op.name), where)
+
+
+def _enclosing_function(op: Operation):
+    from xdsl.dialects.func import FuncOp
+
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _element_type_message(element: str, function: str | None, op: str | None) -> str:
+    subject = f"function @{function}" if function else "the module"
+    via = f" (in '{op}')" if op and op != "func.func" else ""
+    return (
+        f"{subject} uses the element type {element}{via}: the native backend compiles only f16, f32"
+        f" and f64 floats into callable code (NumPy has no {element}, and its arithmetic needs"
+        f" conversions the library does not link); --emit=linalg still gives IR for another"
+        f" toolchain such as IREE"
+    )
 
 
 def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Path:
@@ -149,18 +230,40 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
         return _lower_with(text, pipeline, pipeline, stage, workdir)
     except toolchain.ToolchainError as error:
         message = str(error)
-        if not message.startswith(_RETRIED_STAGES):
+        timed_out = isinstance(error, toolchain.ToolchainTimeout) and error.stage != "link"
+        if not (timed_out or message.startswith(_RETRIED_STAGES)):
             raise
         fallback = get_pipeline(pipeline.fallback)
         first_line = message.splitlines()[0]
         detail = _failure_detail(message)
         warnings.warn(
-            f"pipeline {pipeline.name!r}: {first_line}{detail}; lowered this module with"
-            f" the {fallback.name!r} pipeline instead",
+            f"pipeline {pipeline.name!r}: {first_line}{detail}; lowered this module"
+            f" ({op_kinds(text)}) with the {fallback.name!r} pipeline instead",
             PipelineFallbackWarning,
             stacklevel=4,
         )
         return _lower_with(text, fallback, pipeline, stage, workdir)
+
+
+_OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"([a-z_]+\.[\w.]+)"', re.M)
+_SCHEDULE_TAG = re.compile(r'pool_schedule = "(\w+)"')
+# The schedules match linalg's structured ops; these are plumbing inside or around them.
+_PLUMBING = ("linalg.yield", "linalg.index", "linalg.fill")
+
+
+def op_kinds(text: str) -> str:
+    """The linalg op kinds in prepared (generic-form) ``text``: what the schedules met.
+
+    For example ``linalg.conv_2d_nchw_fchw, linalg.generic x3 (pool_schedule: rows)``.
+    """
+    counts: dict[str, int] = {}
+    for name in _OP_NAME.findall(text):
+        if name.startswith("linalg.") and name not in _PLUMBING:
+            counts[name] = counts.get(name, 0) + 1
+    kinds = [name if n == 1 else f"{name} x{n}" for name, n in sorted(counts.items())]
+    tags = sorted(set(_SCHEDULE_TAG.findall(text)))
+    shown = ", ".join(kinds) or "no compute ops"
+    return shown + (f" (pool_schedule: {', '.join(tags)})" if tags else "")
 
 
 def _failure_detail(message: str) -> str:
@@ -216,7 +319,8 @@ def _lower_with(
     lib_dir = toolchain.runtime_library_dir()
     toolchain.run(
         "link",
-        [
+        size=len(text),
+        argv=[
             *toolchain.c_compiler(),
             *_LINK_FLAGS,
             "-o",

@@ -59,6 +59,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from rlx_mlir.backend import headers, toolchain
+from rlx_mlir.errors import UserValueError
 
 # func-to-llvm's prefix for the C interface of a function marked with _EMIT_C_INTERFACE.
 C_INTERFACE_PREFIX = "_mlir_ciface_"
@@ -177,7 +178,7 @@ def prepare(module: str | Operation) -> PreparedModule:
         signatures[signature.name] = signature
         if signature.unsupported is None:
             if signature.c_symbol in symbols:
-                raise ValueError(
+                raise UserValueError(
                     f"function name {signature.c_symbol!r} is reserved for the C interface"
                     f" of {signature.name!r}"
                 )

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from rlx_mlir.backend.interface import FunctionSignature, TensorSpec
+from rlx_mlir.errors import UserTypeError, UserValueError
 
 # MLIR's memref.get_global lowering stores this as the allocated pointer of constants.
 _GLOBAL_MARKER = 0xDEADBEEF
@@ -120,7 +121,7 @@ class NativeFunction:
         sig = self.signature
         if len(args) != len(sig.inputs):
             expected = ", ".join(t.mlir_type for t in sig.inputs)
-            raise TypeError(
+            raise UserTypeError(
                 f"{sig.name}() takes {len(sig.inputs)} argument(s) ({expected}),"
                 f" got {len(args)}"
             )
@@ -158,7 +159,7 @@ class NativeFunction:
                 found = ", ".join(
                     f"argument {i} ({sig.inputs[i].mlir_type}) with {size}" for i, size in zip(group, sizes)
                 )
-                raise ValueError(
+                raise UserValueError(
                     f"{sig.name}(): arguments {indices} must have the same batch size (dimension 0);"
                     f" got {found}"
                 )
@@ -168,17 +169,20 @@ class NativeFunction:
         where = f"{self.signature.name}(): argument {index} ({spec.mlir_type})"
         if isinstance(value, np.ndarray):
             if value.dtype != spec.dtype:
-                raise TypeError(f"{where} expects dtype {spec.dtype}, got {value.dtype}")
+                raise UserTypeError(f"{where} expects dtype {spec.dtype}, got {value.dtype}")
             array = value
         else:
-            array = np.asarray(value, dtype=spec.dtype)
+            try:
+                array = np.asarray(value, dtype=spec.dtype)
+            except (ValueError, TypeError) as error:
+                raise UserTypeError(f"{where} expects an array of {spec.dtype}: {error}") from None
         if array.ndim != len(spec.shape):
-            raise ValueError(
+            raise UserValueError(
                 f"{where} expects rank {len(spec.shape)}, got shape {array.shape}"
             )
         if any(want is not None and want != got for want, got in zip(spec.shape, array.shape)):
             expected = tuple("?" if d is None else d for d in spec.shape)
-            raise ValueError(f"{where} expects shape {expected}, got {array.shape}")
+            raise UserValueError(f"{where} expects shape {expected}, got {array.shape}")
         return np.require(array, requirements=("C_CONTIGUOUS", "ALIGNED"))
 
 
@@ -237,7 +241,7 @@ class NativeModule(Mapping[str, NativeFunction]):
             return function
         signature = self.signatures.get(name)
         if signature is not None:
-            raise TypeError(f"{name} cannot be called from NumPy: {signature.unsupported}")
+            raise UserTypeError(f"{name} cannot be called from NumPy: {signature.unsupported}")
         known = ", ".join(sorted(self._functions)) or "none"
         raise KeyError(f"no public function {name!r} in {self.path.name}; callable: {known}")
 

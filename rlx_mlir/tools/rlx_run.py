@@ -19,7 +19,8 @@ import sys
 
 import numpy as np
 
-from rlx_mlir.tools.cli import add_pipeline_option, parse_arguments, read_source, run_tool, write_output
+from rlx_mlir.errors import UserValueError
+from rlx_mlir.tools.cli import add_pipeline_option, lower_source, parse_arguments, read_source, run_tool, write_output
 
 TOOL = "rlx-run"
 
@@ -39,6 +40,16 @@ def format_result(index: int, array: np.ndarray, mlir_type: str) -> str:
 
 
 def load_inputs(paths: list[str], specs, seed: int, batch: int | None) -> list[np.ndarray]:
+    """The arrays to call with; anything wrong with the files or sizes is the user's error."""
+    try:
+        return _load_inputs(paths, specs, seed, batch)
+    except UserValueError:
+        raise
+    except (ValueError, TypeError, KeyError, EOFError) as error:  # np.load on a file that is no array, --batch -1
+        raise UserValueError(f"cannot read the inputs: {error}") from None
+
+
+def _load_inputs(paths: list[str], specs, seed: int, batch: int | None) -> list[np.ndarray]:
     if len(paths) == 1 and paths[0].endswith(".npz"):
         with np.load(paths[0]) as archive:
             names = list(archive.files)
@@ -51,7 +62,7 @@ def load_inputs(paths: list[str], specs, seed: int, batch: int | None) -> list[n
     arrays = []
     for spec in specs:
         if any(d is None for d in spec.shape) and batch is None:
-            raise ValueError("the function has a dynamic dimension: give its size with --batch")
+            raise UserValueError("the function has a dynamic dimension: give its size with --batch")
         shape = tuple(batch if d is None else d for d in spec.shape)
         if np.issubdtype(spec.dtype, np.floating):
             arrays.append(rng.standard_normal(shape).astype(spec.dtype))
@@ -75,13 +86,12 @@ def main(argv=None) -> int:
         return args
 
     def body() -> int:
-        from rlx_mlir.api import lower_to_linalg
         from rlx_mlir.backend import compile_module
 
         text, name = read_source(args.input)
-        native = compile_module(lower_to_linalg(text, name), args.pipeline)
+        native = compile_module(lower_source(text, name), args.pipeline)
         if args.entry not in native:
-            raise ValueError(f"no function '{args.entry}' in {name}; functions: {', '.join(native) or 'none'}")
+            raise UserValueError(f"no function '{args.entry}' in {name}; functions: {', '.join(native) or 'none'}")
         function = native[args.entry]
         signature = function.signature
         inputs = load_inputs(args.inputs, signature.inputs, args.seed, args.batch)

@@ -18,6 +18,8 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec
 
+from rlx_mlir.errors import UserValueError
+
 ConvWeight = Literal["direct", "im2col"]
 """`conv-weight`: one gather-form contraction, or RLX's im2col + matmul."""
 
@@ -37,8 +39,8 @@ def _option_name(field_name: str) -> str:
     return field_name.replace("_", "-")
 
 
-def _choice_error(pass_name: str, option: str, value: object, valid: Sequence[str]) -> ValueError:
-    return ValueError(f"{pass_name}: option '{option}' must be one of {', '.join(valid)}; got '{value}'")
+def _choice_error(pass_name: str, option: str, value: object, valid: Sequence[str]) -> UserValueError:
+    return UserValueError(f"{pass_name}: option '{option}' must be one of {', '.join(valid)}; got '{value}'")
 
 
 @dataclasses.dataclass(frozen=True)
