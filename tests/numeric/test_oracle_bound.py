@@ -70,10 +70,10 @@ def test_an_error_of_a_few_eps_times_a_passes(conv):
     inputs, got, want, magnitude = conv
     i = np.unravel_index(np.argmin(np.abs(want)), want.shape)
     slightly = want.copy()
-    slightly[i] += 0.5 * K * eps(got.dtype) * magnitude[i]
+    slightly[i] += 0.5 * K[got.dtype] * eps(got.dtype) * magnitude[i]
     assert_matches(slightly.astype(got.dtype), conv2d_weight, inputs)
     beyond = want.copy()
-    beyond[i] += 1.5 * K * (eps(got.dtype) + eps(np.float64)) * magnitude[i]
+    beyond[i] += 1.5 * K[got.dtype] * (eps(got.dtype) + eps(np.float64)) * magnitude[i]
     with pytest.raises(AssertionError):
         assert_matches(beyond.astype(got.dtype), conv2d_weight, inputs)
 
@@ -82,8 +82,8 @@ def test_the_bound_is_per_element_not_per_tensor(conv):
     """An error the largest entry could carry is too much for a small one."""
     inputs, got, want, magnitude = conv
     big, small = np.argmax(magnitude), np.argmin(magnitude)
-    allowed_at_big = 0.9 * K * eps(got.dtype) * magnitude.flat[big]
-    assert allowed_at_big > 100 * K * eps(got.dtype) * magnitude.flat[small]
+    allowed_at_big = 0.9 * K[got.dtype] * eps(got.dtype) * magnitude.flat[big]
+    assert allowed_at_big > 100 * K[got.dtype] * eps(got.dtype) * magnitude.flat[small]
     wrong = got.copy()
     wrong.flat[small] += got.dtype.type(allowed_at_big)
     with pytest.raises(AssertionError):
@@ -129,3 +129,24 @@ def test_the_oracle_must_be_float64():
     want = np.ones(3, np.float32)
     with pytest.raises(AssertionError, match="float64"):
         assert_within_bound(want, want, want)
+
+
+def test_no_bound_is_looser_than_the_old_rule():
+    """The new rule tightens every check: K * (eps + eps64) * A stays below the old
+    allowance, rtol * |want| + atol * max(1, max|want|), element by element. f16's old
+    tolerance was closest to its model; its depthwise weight gradient is the tightest case."""
+    from numeric.test_conv_backward_grouped import GROUPED
+
+    cases = [c for c in GROUPED if c.tag == "depthwise"]
+    old_tol = {np.dtype(np.float16): 2e-2, np.dtype(np.float32): 2e-4, np.dtype(np.float64): 1e-9}
+    for cfg in cases:
+        x, _, dy = cfg.arrays(0)
+        op = cfg.oracle("w_direct")
+        x64, dy64 = torch.from_numpy(x.astype(np.float64)), torch.from_numpy(dy.astype(np.float64))
+        want, magnitude = op(x64, dy64).numpy(), op(x64.abs(), dy64.abs()).numpy()
+        dtype = np.dtype(cfg.dtype)
+        tol = old_tol[dtype]
+        rounded = np.abs(want.astype(dtype).astype(np.float64))
+        old = tol * rounded + tol * max(1.0, rounded.max())
+        new = K[dtype] * (eps(dtype) + eps(np.float64)) * magnitude
+        assert (new < old).all(), f"{cfg}: new/old up to {(new / old).max():.3g}"
