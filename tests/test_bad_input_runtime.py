@@ -79,10 +79,16 @@ def lenet_oracle(x, w, y, dpool):
 
 
 def assert_finite_values_match(got: tuple, args) -> None:
-    """Every value finite both in ours and in PyTorch's is within the error model."""
+    """Every value finite both in ours and in PyTorch's is within the error model.
+
+    The absolute check against float32 PyTorch stays from before the error model: dw sums
+    512 products per element (A up to 360), where 16 eps A exceeds its 2e-4 on 6% of the
+    elements, so dropping it would loosen the test there.
+    """
     for value, (want32, want, magnitude), label in zip(got, lenet_oracle(*args), ("lenet_dx", "lenet_dw")):
         both = np.isfinite(value) & np.isfinite(want32)
         assert_within_bound(value[both], want[both], magnitude[both], dtype=np.float32, label=label)
+        np.testing.assert_allclose(value[both], want32[both], rtol=2e-4, atol=2e-4, err_msg=label)
 
 
 def assert_same_values(got: tuple, args) -> None:
@@ -165,6 +171,9 @@ def test_independent_batches_may_differ():
     p, q = module["two_batches"](a, b)
     assert_exact(p, F.max_pool2d(torch.tensor(a), 2))
     assert_matches(q, lambda b: F.avg_pool2d(b, 2), (b,), label="AvgPool2d")
+    # Kept from before the error model, because it is tighter here: sums of 4 that cancel
+    # make A up to 140x |want|, and these sums reproduce PyTorch's float32 kernel closely.
+    np.testing.assert_allclose(q, F.avg_pool2d(torch.tensor(b), 2).numpy(), rtol=1e-6)
 
 
 def test_linalg_input_has_no_ties():
