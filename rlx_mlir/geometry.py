@@ -10,6 +10,7 @@ sentence that a verifier can put straight into its diagnostic.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 Pair = tuple[int, int]
@@ -150,6 +151,79 @@ class Window2d:
         )
 
 
+# -- stride phases: which taps of which windows reach a cell ---------------------------------
+
+
+def phase_taps(phase: int, kernel: int, stride: int, padding: int, dilation: int = 1) -> list[tuple[int, int]]:
+    """The pairs (k, d), k increasing, by which every cell `i*S + phase` is tap `k` of window `i + d`.
+
+    Window `o` reads the cells `o*S - P + k*D` for taps `0 <= k < K`, so cell `i*S + phase`
+    is tap k of window `o = i + d` exactly when `phase + P - k*D = d*S`: the taps with
+    `(phase + P - k*D) % S == 0`, with `d = (phase + P - k*D) / S`, the same for every i.
+    A pool's windows (D = 1) and the adjoint of a conv's (dx gathering from dy) alike.
+    """
+    return [
+        (k, (phase + padding - k * dilation) // stride)
+        for k in range(kernel)
+        if (phase + padding - k * dilation) % stride == 0
+    ]
+
+
+@dataclass(frozen=True)
+class AxisPhase:
+    """The dx rows `start, start + s, start + 2s, ...` (`count` of them) along one axis of a
+    conv's input gradient.
+
+    Row `i = s*q + start` receives the taps `k` with `(start + p - k*d) % s == 0`, which
+    are `taps` (ascending, `step = s / gcd(s, d)` apart), each from dy row
+    `o = q + e - t*d'` for the t-th tap, with `e = (start + p - taps[0]*d) / s` and
+    `d' = d / gcd(s, d)` (`phase_taps`). Read in reverse tap order that is a stride-1
+    correlation:
+
+        dx[s*q + start] = sum_t dyw[q + t*d'] * w[taps[T-1-t]]
+
+    of the dy window `dyw` = dy padded low by `low = (T-1)*d' - e` (cropped where
+    negative), `count + (T-1)*d'` long.
+    """
+
+    start: int
+    count: int
+    taps: tuple[int, ...]
+    dilation: int
+    low: int
+
+    @property
+    def window(self) -> int:
+        """Length of the dy window the phase reads."""
+        return self.count + (len(self.taps) - 1) * self.dilation
+
+    @staticmethod
+    def split(size: int, kernel: int, stride: int, padding: int, dilation: int) -> list[AxisPhase]:
+        """The phases of an axis of `size` dx rows; those no tap reaches are left out (their
+        rows get no gradient)."""
+        sub_dilation = dilation // math.gcd(stride, dilation)
+        phases = []
+        for start in range(min(stride, size)):
+            reached = phase_taps(start, kernel, stride, padding, dilation)
+            if not reached:
+                continue
+            (_, first_dy_row), *_ = reached
+            phases.append(
+                AxisPhase(
+                    start=start,
+                    count=-(-(size - start) // stride),
+                    taps=tuple(k for k, _ in reached),
+                    dilation=sub_dilation,
+                    low=(len(reached) - 1) * sub_dilation - first_dy_row,
+                )
+            )
+        return phases
+
+    def high(self, out: int) -> int:
+        """High padding of dy (negative: cropped) for this phase's window."""
+        return self.window - self.low - out
+
+
 # -- pool gradients: which windows reach which cells ----------------------------------------
 
 Rect = tuple[Pair, Pair]
@@ -196,11 +270,11 @@ class PoolAxis:
         """The offsets d, increasing, of the windows `o = i + d` that contain cell `i*S + phase`.
 
         The cell sits at `k = phase + P - d*S` in window `i + d`, so d runs over the values
-        with `0 <= k < K`: from `ceil((phase + P - K + 1) / S)` to `floor((phase + P) / S)`.
+        with `0 <= k < K`: from `ceil((phase + P - K + 1) / S)` to `floor((phase + P) / S)`,
+        the offsets of `phase_taps` (which lists them by increasing k, so decreasing d).
         Windows outside `[0, count)` are included: the caller frames them.
         """
-        low = -((self.kernel - 1 - phase - self.padding) // self.stride)
-        return list(range(low, (phase + self.padding) // self.stride + 1))
+        return [d for _, d in reversed(phase_taps(phase, self.kernel, self.stride, self.padding))]
 
     def offsets_of_all_phases(self) -> list[int]:
         """The union, increasing, of `phase_offsets` over the S phases."""

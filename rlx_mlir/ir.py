@@ -21,8 +21,8 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
 
+from rlx_mlir.compat import LinearTimeLexer
 from rlx_mlir.dialects.rlx import RLX
 
 
@@ -56,18 +56,6 @@ def format_location(op: Operation) -> str | None:
     return None
 
 
-class _Lexer(MLIRLexer):
-    """xDSL's lexer without its exponential case.
-
-    xDSL 0.75 matches a string literal with `"(?:[^"...]+|escape)*"`: a `+` inside a `*`.
-    On a quote that is never closed on its line, the regex engine tries every way of
-    splitting the rest of the line and a one-character typo hangs the parser. The same
-    language, one character per repetition, fails in linear time.
-    """
-
-    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
-
-
 class LocatingParser(Parser):
     """A Parser that gives each op it reads the file:line:col of its name, as mlir-opt does.
 
@@ -77,7 +65,7 @@ class LocatingParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, "", name)
-        self._parser_state = ParserState(_Lexer(Input(text, name)))
+        self._parser_state = ParserState(LinearTimeLexer(Input(text, name)))
         self._name = name
         self._line_offset = line_offset
         self._op_name_spans: list[Span] = []
@@ -149,10 +137,15 @@ def parse_module(
 def verify_module(module: Operation) -> None:
     """Verify op by op, parents first, so that a failure names the op and where it is."""
     for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except (VerifyException, DiagnosticException) as error:
-            message = str(error).split("\n\n")[0].strip()
-            if not message.startswith(f"'{op.name}'"):
-                message = f"'{op.name}' op {message}"
-            raise DiagnosticError(message, format_location(op)) from None
+        verify_op(op)
+
+
+def verify_op(op: Operation) -> None:
+    """Verify `op` alone (not its regions); raise DiagnosticError `'name' op message` at its location."""
+    try:
+        op.verify(verify_nested_ops=False)
+    except (VerifyException, DiagnosticException) as error:
+        message = str(error).split("\n\n")[0].strip()
+        if not message.startswith(f"'{op.name}'"):
+            message = f"'{op.name}' op {message}"
+        raise DiagnosticError(message, format_location(op)) from None

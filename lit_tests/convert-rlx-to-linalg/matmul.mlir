@@ -50,9 +50,9 @@ func.func @matmul_batched(%a: tensor<2x4x5xf32>, %b: tensor<2x5x3xf32>) -> tenso
 
 // Batched with a dynamic batch, f64.
 // CHECK-LABEL: func.func @matmul_batched_dynamic_f64
+// CHECK:       arith.constant 0.000000e+00 : f64
 // CHECK:       %[[B:.*]] = tensor.dim %a, %{{.*}} : tensor<?x4x5xf64>
 // CHECK:       tensor.empty(%[[B]]) : tensor<?x4x3xf64>
-// CHECK:       arith.constant 0.000000e+00 : f64
 // CHECK:       linalg.generic {{.*}} ins(%a, %b : tensor<?x4x5xf64>, tensor<?x5x3xf64>) outs(%{{.*}} : tensor<?x4x3xf64>)
 // CHECK:         arith.mulf {{.*}} : f64
 // CHECK-NOT:   f32

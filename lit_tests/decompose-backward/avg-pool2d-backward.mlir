@@ -1,4 +1,7 @@
 // RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s --check-prefix=NOTAG
+// No op carries a schedule tag (the backend selects the generics by their shape).
+// NOTAG-NOT: pool_schedule
 
 // dx[n, c, h, w] = sum over the windows (oh, ow) containing (h, w) of
 // dy[n, c, oh, ow] / divisor(oh, ow), as one gather over the candidate windows.

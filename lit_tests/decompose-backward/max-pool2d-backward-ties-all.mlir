@@ -1,4 +1,7 @@
 // RUN: rlx-opt %s --decompose-backward=pool-ties=all --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --decompose-backward=pool-ties=all --split-input-file | FileCheck %s --check-prefix=NOTAG
+// No op carries a schedule tag (the backend selects the generics by their shape).
+// NOTAG-NOT: pool_schedule
 
 // pool-ties=all (RLX's fast-path semantics, for every geometry): every cell equal to its
 // window's max takes that window's dy. No argmax: the gather compares the cell with the

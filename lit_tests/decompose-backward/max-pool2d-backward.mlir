@@ -1,10 +1,12 @@
 // RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s --check-prefix=NOTAG
 
 // PyTorch's rule (pool-ties=first, the default): per window the index h*W + w of its
 // winner (a cell replaces the running winner when `v > max || isnan(v)`: the first
 // maximum, or the last NaN), then a gather over the windows that contain each input cell.
-// Upstream dialects only; no scatter, no padded copy of x. Each generic carries the
-// `pool_schedule` tag the backend's pool schedule selects it by.
+// Upstream dialects only; no scatter, no padded copy of x. No op carries a schedule tag:
+// the backend's pool schedule selects the generics by their shape.
+// NOTAG-NOT: pool_schedule
 
 // Overlapping windows (k3 s2 p1) on an odd input: the argmax of the windows that overhang
 // the padding (first row, first column) scans with bounds checks into a tensor of its own
@@ -20,7 +22,7 @@
 // CHECK:       %[[FLAT:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x2x9x9xf32> into tensor<1x2x81xf32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:    ins(%{{.*}} : tensor<3x3xf32>) outs(%[[STRIP]] : tensor<1x2x1x5xi32>) attrs = {pool_schedule = "loops"}
+// CHECK-SAME:    ins(%{{.*}} : tensor<3x3xf32>) outs(%[[STRIP]] : tensor<1x2x1x5xi32>)
 // CHECK:         arith.cmpi ult
 // CHECK:         tensor.extract %[[FLAT]][{{.*}}] : tensor<1x2x81xf32>
 // CHECK:         tensor.extract %[[FLAT]][{{.*}}] : tensor<1x2x81xf32>
@@ -33,7 +35,7 @@
 // CHECK:       tensor.extract_slice %x[0, 0, 3, 3] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x9x9xf32> to tensor<1x2x3x3xf32>
 // CHECK:       %[[INNER:.*]] = linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x2x3x3xi32>) attrs = {pool_schedule = "lanes"}
+// CHECK-SAME:    outs(%{{.*}} : tensor<1x2x3x3xi32>)
 // CHECK-NOT:     tensor.extract %
 // CHECK:         arith.cmpf ogt
 // CHECK:         arith.cmpf uno
@@ -43,7 +45,7 @@
 // CHECK:       tensor.extract_slice %[[DX0]][0, 0, 0, 0] [1, 2, 5, 5] [1, 1, 2, 2]
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%{{.*}}, %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>) outs(%{{.*}} : tensor<1x2x5x5xf32>) attrs = {pool_schedule = "lanes"}
+// CHECK-SAME:    ins(%{{.*}}, %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
 // CHECK-NOT:     tensor.extract %
 // CHECK:         arith.cmpi eq
 // CHECK:         arith.select
@@ -70,14 +72,14 @@ func.func @max_k3s2p1_overlapping(%x: tensor<1x2x9x9xf32>, %dy: tensor<1x2x5x5xf
 // CHECK:       tensor.extract_slice %[[A0]][0, 0, 4, 0] [1, 1, 1, 5] [1, 1, 1, 1]
 // CHECK:       linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<1x1x1x5xi32>)
 // CHECK:       linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<1x1x4x1xi32>)
-// CHECK:       %[[INNER:.*]] = linalg.generic {{.*}} attrs = {pool_schedule = "lanes"}
+// CHECK:       %[[INNER:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x3x3xi32>)
 // CHECK:       } -> tensor<1x1x3x3xi32>
 // CHECK:       %[[ARGMAX:.*]] = tensor.insert_slice %[[INNER]] into %{{.*}}[0, 0, 1, 1] [1, 1, 3, 3] [1, 1, 1, 1] : tensor<1x1x3x3xi32> into tensor<1x1x5x5xi32>
 // CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x4x1xf32>)
 // CHECK:       %[[ZEROS:.*]] = tensor.insert_slice %{{.*}} : tensor<1x1x4x1xf32> into tensor<1x1x5x5xf32>
 // CHECK:       %[[DYSLOT:.*]] = tensor.extract_slice %[[ZEROS]][0, 0, 0, 0] [1, 1, 4, 4] [1, 1, 1, 1]
 // CHECK:       %[[DYCOPY:.*]] = linalg.generic
-// CHECK-SAME:    ins(%dy : tensor<1x1x4x4xf32>) outs(%[[DYSLOT]] : tensor<1x1x4x4xf32>) attrs = {pool_schedule = "lanes"}
+// CHECK-SAME:    ins(%dy : tensor<1x1x4x4xf32>) outs(%[[DYSLOT]] : tensor<1x1x4x4xf32>)
 // CHECK:       %[[DYF:.*]] = tensor.insert_slice %[[DYCOPY]] into %[[ZEROS]]
 // CHECK:       tensor.extract_slice %[[DYF]][0, 0, 1, 1] [1, 1, 4, 4] [1, 1, 1, 1]
 // CHECK:       tensor.extract_slice %[[ARGMAX]][0, 0, 1, 1] [1, 1, 4, 4] [1, 1, 1, 1]
@@ -85,7 +87,7 @@ func.func @max_k3s2p1_overlapping(%x: tensor<1x2x9x9xf32>, %dy: tensor<1x2x5x5xf
 // CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
 // CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5, d4)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x1x4x2x4x2xf32>) attrs = {pool_schedule = "interleaved"}
+// CHECK-SAME:    outs(%{{.*}} : tensor<1x1x4x2x4x2xf32>)
 // CHECK-NOT:     tensor.extract %
 // CHECK:         arith.cmpi eq
 // CHECK:         arith.select
@@ -112,14 +114,14 @@ func.func @max_k3s2p1_even(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) ->
 // CHECK:       %[[ARGMAX:.*]] = linalg.generic
 // CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%[[XT]], %[[XT]], %[[XT]], %[[XT]] : {{.*}}) outs(%{{.*}} : tensor<1x1x4x4xi32>) attrs = {pool_schedule = "loops"}
+// CHECK-SAME:    ins(%[[XT]], %[[XT]], %[[XT]], %[[XT]] : {{.*}}) outs(%{{.*}} : tensor<1x1x4x4xi32>)
 // CHECK:         arith.cmpf ogt
 // CHECK:         arith.cmpf uno
 // CHECK:       } -> tensor<1x1x4x4xi32>
 // CHECK:       %[[TILES:.*]] = linalg.generic
 // CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%dy, %[[ARGMAX]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xi32>) outs(%{{.*}}) attrs = {pool_schedule = "rows"}
+// CHECK-SAME:    ins(%dy, %[[ARGMAX]] : tensor<1x1x4x4xf32>, tensor<1x1x4x4xi32>) outs(%{{.*}})
 // CHECK-NOT:     tensor.extract
 // CHECK:         arith.cmpi eq
 // CHECK:         arith.select
@@ -139,7 +141,7 @@ func.func @max_k2s2(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x4x4xf32>) -> tensor
 // phases between windows have none and are all zeros.
 // CHECK-LABEL: func.func @max_stride_exceeds_kernel
 // CHECK:       linalg.generic
-// CHECK-SAME:    outs(%{{.*}} : tensor<1x1x3x3xi32>) attrs = {pool_schedule = "lanes"}
+// CHECK-SAME:    outs(%{{.*}} : tensor<1x1x3x3xi32>)
 // CHECK:       } -> tensor<1x1x3x3xi32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    ins(%{{.*}}, %{{.*}} : tensor<1x1x3x3xf32>, tensor<1x1x3x3xi32>) outs(%{{.*}} : tensor<1x1x3x3xf32>)
@@ -179,7 +181,7 @@ func.func @max_rectangular(%x: tensor<1x1x7x6xf32>, %dy: tensor<1x1x4x5xf32>) ->
 // CHECK:       linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<2x3x3x16xi32>)
 // CHECK:       ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x3x10xi32>)
 // CHECK:       linalg.generic {{.*}} ins(%dy : tensor<2x3x10x10xf32>)
-// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x10x10xf32>) attrs = {pool_schedule = "lanes"}
+// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x10x10xf32>)
 // CHECK-COUNT-49: arith.cmpi eq
 // CHECK-NOT:   rlx.
 func.func @max_k7p3(%x: tensor<2x3x10x10xf32>, %dy: tensor<2x3x10x10xf32>) -> tensor<2x3x10x10xf32> {

@@ -246,7 +246,6 @@ def _lower(text: str, pipeline: Pipeline, stage: str, workdir: Path) -> str | Pa
 
 
 _OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"([a-z_]+\.[\w.]+)"', re.M)
-_SCHEDULE_TAG = re.compile(r'pool_schedule = "(\w+)"')
 # The schedules match linalg's structured ops; these are plumbing inside or around them.
 _PLUMBING = ("linalg.yield", "linalg.index", "linalg.fill")
 
@@ -254,16 +253,14 @@ _PLUMBING = ("linalg.yield", "linalg.index", "linalg.fill")
 def op_kinds(text: str) -> str:
     """The linalg op kinds in prepared (generic-form) ``text``: what the schedules met.
 
-    For example ``linalg.conv_2d_nchw_fchw, linalg.generic x3 (pool_schedule: rows)``.
+    For example ``linalg.conv_2d_nchw_fchw, linalg.generic x3``.
     """
     counts: dict[str, int] = {}
     for name in _OP_NAME.findall(text):
         if name.startswith("linalg.") and name not in _PLUMBING:
             counts[name] = counts.get(name, 0) + 1
     kinds = [name if n == 1 else f"{name} x{n}" for name, n in sorted(counts.items())]
-    tags = sorted(set(_SCHEDULE_TAG.findall(text)))
-    shown = ", ".join(kinds) or "no compute ops"
-    return shown + (f" (pool_schedule: {', '.join(tags)})" if tags else "")
+    return ", ".join(kinds) or "no compute ops"
 
 
 def _failure_detail(message: str) -> str:

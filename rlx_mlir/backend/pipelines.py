@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rlx_mlir.backend import schedules
+
 # Bufferize whole functions: tensors at function boundaries become memrefs with the
 # identity layout, so the C interface takes plain contiguous buffers.
 _BUFFERIZE = (
@@ -54,8 +56,8 @@ def _host_triple() -> str:
 
 
 # Flags for `opt` and `llc` alike. The IR mlir-translate writes names no target: without a
-# triple `opt` models a generic target on which no loop is worth vectorizing (measured:
-# max-pool backward 4x less CPU time with it), and llc expanded memset a byte at a time.
+# triple `opt` models a generic target on which no loop is worth vectorizing, and llc
+# expanded memset a byte at a time (measurements: docs/schedules-notes.md).
 _LLVM_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
 
 # The scheduled pipelines let llc fuse a multiply and the add consuming it into one FMA
@@ -117,14 +119,19 @@ O3 = Pipeline(
     ),
 )
 
-SCHEDULES_DIR = Path(__file__).resolve().parent / "schedules"
-# The entry point (@__transform_main) and one library per op kind, each exporting
-# @apply_<kind> (see main.mlir). The compile cache keys on their contents
-# (compile._cache_key), so editing one rebuilds.
+SCHEDULES_DIR = schedules.SCHEDULES_DIR
+# The entry point (@__transform_main); the machine parameters (params.mlir, rendered from
+# schedules.PARAMS) and the shared steps (common.mlir) the other libraries include; one
+# library per op kind, each exporting @apply_<kind> (see main.mlir). The compile cache keys
+# on their contents (compile._cache_key), so editing one, or the parameters, rebuilds.
 OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "main.mlir"
-SCHEDULE_LIBRARIES = tuple(
-    SCHEDULES_DIR / f"{kind}.mlir"
-    for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool", "transpose")
+SCHEDULE_LIBRARIES = (
+    schedules.PARAMS_FILE,
+    SCHEDULES_DIR / "common.mlir",
+    *(
+        SCHEDULES_DIR / f"{kind}.mlir"
+        for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool", "transpose")
+    ),
 )
 SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)
 
@@ -137,7 +144,7 @@ def _optimizing_flags(threads: bool) -> tuple[str, ...]:
     OpenMP loops with ``threads``, sequential loops otherwise. Unscheduled ops stay
     sequential either way: as multi-dimensional scf.parallel, convert-scf-to-openmp
     collapses them into one loop that recovers every index with a division per element,
-    measured 3-10x slower than the sequential loops LLVM vectorizes.
+    which keeps LLVM from vectorizing them (measurements: docs/schedules-notes.md).
     """
     if threads:
         foralls = ("--scf-forall-to-parallel", "--convert-scf-to-openmp")

@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
+from rlx_mlir.compat import set_pooling_max_body
 from rlx_mlir.dialects.tensors import is_dynamic, shape_of, tensor_type  # noqa: F401 (re-exported)
 
 MapLike = AffineMap | Callable[..., tuple]
@@ -77,16 +78,30 @@ class _Emitter:
         self._insert(op)
         return op
 
+    def value(self, op: Operation) -> SSAValue:
+        """Emit `op`, an op of one result, and return that result."""
+        return self.emit(op).results[0]
+
     def index(self, value: int) -> SSAValue:
-        return self.emit(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        return self.value(arith.ConstantOp(IntegerAttr(value, IndexType())))
 
     def constant(self, value: float | int | bool, type_: Attribute) -> SSAValue:
         """A scalar constant of `type_`; floats may be +-inf or nan."""
         if isinstance(type_, IndexType):
             return self.index(int(value))
         if isinstance(type_, IntegerType):
-            return self.emit(arith.ConstantOp(IntegerAttr(int(value), type_))).results[0]
-        return self.emit(arith.ConstantOp(FloatAttr(float(value), type_))).results[0]  # type: ignore[arg-type]
+            return self.value(arith.ConstantOp(IntegerAttr(int(value), type_)))
+        return self.value(arith.ConstantOp(FloatAttr(float(value), type_)))  # type: ignore[arg-type]
+
+
+def _emits(op_class: type[Operation]) -> Callable[..., SSAValue]:
+    """A builder method that emits `op_class(*operands)` and returns its result."""
+
+    def build(self: _Emitter, *operands) -> SSAValue:
+        return self.value(op_class(*operands))
+
+    build.__doc__ = f"`{op_class.name}` of the operands, in the op's own order."
+    return build
 
 
 class RegionBuilder(_Emitter):
@@ -96,12 +111,20 @@ class RegionBuilder(_Emitter):
         super().__init__(block.add_op, location)
         self.block = block
 
+    and_ = _emits(arith.AndIOp)
+    or_ = _emits(arith.OrIOp)
+    minui = _emits(arith.MinUIOp)
+    maxui = _emits(arith.MaxUIOp)
+    select = _emits(arith.SelectOp)  # (condition, if_true, if_false)
+    index_cast = _emits(arith.IndexCastOp)  # (value, type)
+    sitofp = _emits(arith.SIToFPOp)  # (value, type)
+
     def loop_index(self, dim: int) -> SSAValue:
-        return self.emit(linalg.IndexOp(dim)).results[0]
+        return self.value(linalg.IndexOp(dim))
 
     def _binary(self, float_op, int_op, a: SSAValue, b: SSAValue) -> SSAValue:
         op = float_op if _is_float(a.type) else int_op
-        return self.emit(op(a, b)).results[0]
+        return self.value(op(a, b))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self._binary(arith.AddfOp, arith.AddiOp, a, b)
@@ -117,28 +140,10 @@ class RegionBuilder(_Emitter):
         return self._binary(arith.DivfOp, arith.DivUIOp, a, b)
 
     def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.CmpiOp(a, b, predicate)).results[0]
+        return self.value(arith.CmpiOp(a, b, predicate))
 
     def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.CmpfOp(a, b, predicate)).results[0]
-
-    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.AndIOp(a, b)).results[0]
-
-    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.OrIOp(a, b)).results[0]
-
-    def select(self, condition: SSAValue, if_true: SSAValue, if_false: SSAValue) -> SSAValue:
-        return self.emit(arith.SelectOp(condition, if_true, if_false)).results[0]
-
-    def minui(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.MinUIOp(a, b)).results[0]
-
-    def maxui(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.MaxUIOp(a, b)).results[0]
-
-    def index_cast(self, value: SSAValue, type_: Attribute) -> SSAValue:
-        return self.emit(arith.IndexCastOp(value, type_)).results[0]
+        return self.value(arith.CmpfOp(a, b, predicate))
 
     def index_to_float(self, value: SSAValue, type_: Attribute) -> SSAValue:
         """An `index` count as a float of `type_` (via i64: arith has no index-to-float)."""
@@ -155,12 +160,9 @@ class RegionBuilder(_Emitter):
         end = self.minui(self.add(start, self.index(kernel)), self.index(size + padding))
         return self.sub(end, self.maxui(start, self.index(padding)))
 
-    def sitofp(self, value: SSAValue, type_: Attribute) -> SSAValue:
-        return self.emit(arith.SIToFPOp(value, type_)).results[0]
-
     def extract(self, source: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
         """`tensor.extract`: indices must be in bounds (it lowers to a plain load)."""
-        return self.emit(tensor.ExtractOp(source, list(indices), element_type_of(source))).results[0]
+        return self.value(tensor.ExtractOp(source, list(indices), element_type_of(source)))
 
     def in_range(self, value: SSAValue, bound: SSAValue) -> SSAValue:
         """`0 <= value < bound` in one unsigned compare (a negative index wraps high)."""
@@ -177,7 +179,7 @@ class TensorBuilder(_Emitter):
     # -- shapes --------------------------------------------------------------------------
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:
-        return self.emit(tensor.DimOp(value, self.index(axis))).results[0]
+        return self.value(tensor.DimOp(value, self.index(axis)))
 
     def dynamic_sizes(self, shape: Shape, like: SSAValue | None) -> list[SSAValue]:
         """SSA sizes for the dynamic dims of `shape`, read from the same axes of `like`."""
@@ -196,7 +198,7 @@ class TensorBuilder(_Emitter):
         """`tensor.empty`; dynamic dims take their size from the same axes of `like`, or,
         where no operand has that axis, from explicit `sizes` (in order)."""
         dynamic = list(sizes) if sizes is not None else self.dynamic_sizes(shape, like)
-        return self.emit(tensor.EmptyOp(dynamic, TensorType(element_type, list(shape)))).results[0]
+        return self.value(tensor.EmptyOp(dynamic, TensorType(element_type, list(shape))))
 
     def full(
         self,
@@ -212,7 +214,7 @@ class TensorBuilder(_Emitter):
     def fill(self, into: SSAValue, value: float) -> SSAValue:
         """`into` with every element set to `value` (`linalg.fill`)."""
         scalar = self.constant(value, element_type_of(into))
-        return self.emit(linalg.FillOp([scalar], [into], [into.type])).results[0]
+        return self.value(linalg.FillOp([scalar], [into], [into.type]))
 
     def pad(self, value: SSAValue, low: Shape, high: Shape, fill: float) -> SSAValue:
         """`tensor.pad` by static amounts; returns `value` itself when nothing is padded."""
@@ -223,7 +225,7 @@ class TensorBuilder(_Emitter):
         scalar = self.constant(fill, source_type.element_type)
         body = Block(arg_types=[IndexType()] * len(low))
         body.add_op(tensor.YieldOp(scalar))
-        return self.emit(tensor.PadOp(value, [], [], Region(body), list(low), list(high), result_type)).results[0]
+        return self.value(tensor.PadOp(value, [], [], Region(body), list(low), list(high), result_type))
 
     def pad_spatial(self, value: SSAValue, padding: Sequence[int], fill: float) -> SSAValue:
         """NCHW `value` padded by `padding` = (pH, pW) on both sides of H and W with `fill`."""
@@ -235,7 +237,7 @@ class TensorBuilder(_Emitter):
         dynamic_sizes = iter(self.dynamic_sizes(sizes, value))
         size_operands: list[SSAValue | int] = [next(dynamic_sizes) if is_dynamic(s) else s for s in sizes]
         result_type = TensorType(element_type_of(value), list(sizes))
-        return self.emit(tensor.ExtractSliceOp(value, list(offsets), size_operands, list(strides), result_type)).results[0]
+        return self.value(tensor.ExtractSliceOp(value, list(offsets), size_operands, list(strides), result_type))
 
     def insert_slice(self, source: SSAValue, dest: SSAValue, offsets: Shape, strides: Shape | None = None) -> SSAValue:
         """Insert all of `source` into `dest` at static offsets; a dynamic size (the batch) is read from `source`."""
@@ -248,7 +250,7 @@ class TensorBuilder(_Emitter):
             static_strides=list(strides or [1] * len(sizes)),
             sizes=self.dynamic_sizes(sizes, source),
         )
-        return self.emit(op).results[0]
+        return self.value(op)
 
     def expand_shape(self, value: SSAValue, reassociation: Sequence[Sequence[int]], shape: Shape) -> SSAValue:
         """`tensor.expand_shape`; a dynamic output dim must sit alone in its group (the batch)."""
@@ -258,7 +260,7 @@ class TensorBuilder(_Emitter):
                 if is_dynamic(shape[axis]):
                     dynamic.append(self.dim(value, group_index))
         result_type = TensorType(element_type_of(value), list(shape))
-        return self.emit(tensor.ExpandShapeOp(value, dynamic, _reassociation_attr(reassociation), list(shape), result_type)).results[0]
+        return self.value(tensor.ExpandShapeOp(value, dynamic, _reassociation_attr(reassociation), list(shape), result_type))
 
     def collapse_shape(self, value: SSAValue, reassociation: Sequence[Sequence[int]]) -> SSAValue:
         source_shape = shape_of(value)
@@ -268,7 +270,7 @@ class TensorBuilder(_Emitter):
             shape.append(DYNAMIC_INDEX if any(is_dynamic(s) for s in sizes) else math.prod(sizes))
         result_type = TensorType(element_type_of(value), shape)
         op = tensor.CollapseShapeOp(operands=[value], result_types=[result_type], properties={"reassociation": _reassociation_attr(reassociation)})
-        return self.emit(op).results[0]
+        return self.value(op)
 
     def transpose(self, value: SSAValue, permutation: Sequence[int], into: SSAValue | None = None) -> SSAValue:
         """`linalg.transpose`: result axis k is `value`'s axis `permutation[k]`. Writes into
@@ -276,7 +278,7 @@ class TensorBuilder(_Emitter):
         if into is None:
             shape, sizes = self._permuted(value, permutation)
             into = self.empty(shape, element_type_of(value), sizes=sizes)
-        return self.emit(linalg.TransposeOp(value, into, DenseArrayBase.from_list(i64, list(permutation)))).results[0]
+        return self.value(linalg.TransposeOp(value, into, DenseArrayBase.from_list(i64, list(permutation))))
 
     def transpose_padded(self, value: SSAValue, permutation: Sequence[int], low: Shape, high: Shape) -> SSAValue:
         """`value` transposed by `permutation` and zero-padded by `low`/`high` (per result
@@ -298,7 +300,7 @@ class TensorBuilder(_Emitter):
     # -- upstream named ops ----------------------------------------------------------------
 
     def matmul(self, lhs: SSAValue, rhs: SSAValue, init: SSAValue) -> SSAValue:
-        return self.emit(linalg.MatmulOp([lhs, rhs], [init], [init.type])).results[0]
+        return self.value(linalg.MatmulOp([lhs, rhs], [init], [init.type]))
 
     def conv_2d_nchw_fchw(self, x: SSAValue, w: SSAValue, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
         return self._conv(linalg.Conv2DNchwFchwOp, x, w, init, strides, dilations)
@@ -309,25 +311,11 @@ class TensorBuilder(_Emitter):
         return self._conv(linalg.Conv2DNgchwGfchwOp, x, w, init, strides, dilations)
 
     def pooling_nchw_max(self, x: SSAValue, window: Shape, init: SSAValue, strides: Shape, dilations: Shape) -> SSAValue:
-        """`linalg.pooling_nchw_max`, with upstream's body `max(acc, in)`.
-
-        xDSL 0.75 builds this op's hidden region as `max(in, window)`: it reads the
-        shape-only window operand instead of the accumulator. The custom form never prints
-        the region, but the generic form (what the backend hands to mlir-opt) does, so the
-        region is rebuilt here, once, for every caller.
-        """
+        """`linalg.pooling_nchw_max` over a shape-only `window`, with upstream's body
+        `max(acc, in)` (`compat.set_pooling_max_body`)."""
         shape_only = self.empty(window, element_type_of(x))
         pooled = self._conv(linalg.PoolingNchwMaxOp, x, shape_only, init, strides, dilations)
-        pool = pooled.owner
-        assert isinstance(pool, Operation)
-        block = Block(arg_types=[element_type_of(v) for v in (x, shape_only, init)])
-        value, _window, acc = block.args
-        largest = arith.MaximumfOp(acc, value)
-        block.add_ops([largest, linalg.YieldOp(largest.result)])
-        body = pool.regions[0]
-        for old in list(body.blocks):
-            body.detach_block(old).erase()
-        body.add_block(block)
+        set_pooling_max_body(pooled.owner)  # type: ignore[arg-type]
         return pooled
 
     def _conv(self, op_class, x, w, init, strides, dilations) -> SSAValue:
@@ -335,7 +323,7 @@ class TensorBuilder(_Emitter):
             [x, w], [init], [init.type],
             strides=_i64_elements(strides), dilations=_i64_elements(dilations),
         )
-        return self.emit(op).results[0]
+        return self.value(op)
 
     # -- gather-form generics ----------------------------------------------------------
 

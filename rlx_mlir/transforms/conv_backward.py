@@ -29,6 +29,8 @@ Formulations (pass options), in `conv_backward_weight` and `conv_backward_input`
   multiply-add reads one of dyp's inserted zeros.
 - `conv-input=transpose`: `ConvBackwardInputTranspose`, RLX's route: a transposed conv of
   dy with the solved output_padding (`conv_transpose.conv_transpose2d`).
+
+The measurements that chose these forms are in `docs/conv-backward-notes.md`.
 """
 
 from __future__ import annotations

@@ -20,11 +20,13 @@ from xdsl.pattern_rewriter import (
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
-from rlx_mlir.transforms.conv_groups import ConvGroups, multiply_accumulate
+from rlx_mlir.transforms.conv_backward_weight import WeightGradient
+from rlx_mlir.transforms.conv_groups import multiply_accumulate
 from rlx_mlir.transforms.options import ConvInput, ConvWeight
 
-# The weight-gradient row partials are Wo times the size of dw; they are worth it only where
-# a group's channel block (C/G x F/G) is too small to vectorize along channels.
+# The weight-gradient row partials are Wo times the size of dw: the row form is for groups
+# whose channel block (C/G x F/G) is too small to vectorize along channels (the
+# measurements: docs/conv-backward-notes.md).
 MAX_GROUP_CHANNEL_PAIRS = 64
 
 
@@ -49,10 +51,9 @@ class GroupedConvBackwardWeightRows(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
-        window, groups = op.window(), ConvGroups(op.groups())
-        (sh, sw), (dh, dw), padding = window.stride, window.dilation, window.padding
-        f, cg, kh_size, kw_size = shape_of(op.result)
-        fg = f // groups.count
+        geo = WeightGradient.of(op)
+        groups, (sh, sw), (dh, dw), padding = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        fg, cg, kh_size, kw_size = geo.fg, geo.cg, geo.kh, geo.kw
         if not groups.grouped or sw != 1 or cg * fg > MAX_GROUP_CHANNEL_PAIRS:
             return
         b = TensorBuilder(rewriter, op)

@@ -9,9 +9,6 @@ forward convs of dy (`direct`), or RLX's transposed convolution of the stride-sp
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -20,6 +17,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.geometry import AxisPhase
 from rlx_mlir.transforms.builders import (
     RegionBuilder,
     TensorBuilder,
@@ -30,66 +28,13 @@ from rlx_mlir.transforms.builders import (
 from rlx_mlir.transforms.conv_groups import ConvGroups
 
 
-@dataclass(frozen=True)
-class AxisPhase:
-    """The dx rows `start, start + s, start + 2s, ...` (`count` of them) along one axis.
-
-    Row `i = s*q + start` receives the taps `k` with `(start + p - k*d) % s == 0`, which
-    are `taps` (ascending, `step = s / gcd(s, d)` apart), each from dy row
-    `o = q + e - t*d'` for the t-th tap, with `e = (start + p - taps[0]*d) / s` and
-    `d' = d / gcd(s, d)`. Read in reverse tap order that is a stride-1 correlation:
-
-        dx[s*q + start] = sum_t dyw[q + t*d'] * w[taps[T-1-t]]
-
-    of the dy window `dyw` = dy padded low by `low = (T-1)*d' - e` (cropped where
-    negative), `count + (T-1)*d'` long.
-    """
-
-    start: int
-    count: int
-    taps: tuple[int, ...]
-    dilation: int
-    low: int
-
-    @property
-    def window(self) -> int:
-        """Length of the dy window the phase reads."""
-        return self.count + (len(self.taps) - 1) * self.dilation
-
-    @staticmethod
-    def split(size: int, kernel: int, stride: int, padding: int, dilation: int) -> list[AxisPhase]:
-        """The phases of an axis of `size` dx rows; those no tap reaches are left out (their
-        rows get no gradient)."""
-        sub_dilation = dilation // math.gcd(stride, dilation)
-        phases = []
-        for start in range(min(stride, size)):
-            taps = tuple(k for k in range(kernel) if (start + padding - k * dilation) % stride == 0)
-            if not taps:
-                continue
-            first_dy_row = (start + padding - taps[0] * dilation) // stride
-            phases.append(
-                AxisPhase(
-                    start=start,
-                    count=-(-(size - start) // stride),
-                    taps=taps,
-                    dilation=sub_dilation,
-                    low=(len(taps) - 1) * sub_dilation - first_dy_row,
-                )
-            )
-        return phases
-
-    def high(self, out: int) -> int:
-        """High padding of dy (negative: cropped) for this phase's window."""
-        return self.window - self.low - out
-
-
 class ConvBackwardInputDirect(RewritePattern):
     """dx = one stride-1 forward conv of dy per stride phase (row residue mod s), no zero MACs:
 
         dx[n, c, sh*q + a, sw*r + b] = sum_{f, t, u} dyw_ab[n, f, q + t*dh', r + u*dw'] * w_ab[c, f, t, u]
         w_ab[c, f, t, u]             = w[f, c, taps_a[Th-1-t], taps_b[Tw-1-u]]
 
-    (`AxisPhase` has the index algebra: which taps reach a phase, the dy window `dyw_ab`
+    (`geometry.AxisPhase` has the index algebra: which taps reach a phase, the dy window `dyw_ab`
     each reads and its dilation d' = d / gcd(s, d)). Each phase is the upstream
     `linalg.conv_2d_nchw_fchw` (stride 1) of a window of dy (a slice of one padded dy, or
     dy itself) with a small sub-kernel generic (w read with tensor.extract, so no indexing

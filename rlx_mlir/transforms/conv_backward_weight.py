@@ -21,6 +21,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.geometry import Window2d
 from rlx_mlir.transforms.builders import (
     TensorBuilder,
     element_type_of,
@@ -28,6 +29,26 @@ from rlx_mlir.transforms.builders import (
     shape_of,
 )
 from rlx_mlir.transforms.conv_groups import ConvGroups, copy_value, multiply_accumulate
+
+
+@dataclass(frozen=True)
+class WeightGradient:
+    """What every weight-gradient formulation reads off its op: the window, the group loop,
+    and dw [F, C/G, KH, KW] with F/G filters per group."""
+
+    window: Window2d
+    groups: ConvGroups
+    f: int
+    fg: int
+    cg: int
+    kh: int
+    kw: int
+
+    @staticmethod
+    def of(op: rlx.Conv2dBackwardWeightOp) -> WeightGradient:
+        groups = ConvGroups(op.groups())
+        f, cg, kh, kw = shape_of(op.result)
+        return WeightGradient(op.window(), groups, f, f // groups.count, cg, kh, kw)
 
 
 class ConvBackwardWeightDirect(RewritePattern):
@@ -54,11 +75,9 @@ class ConvBackwardWeightDirect(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
-        b = TensorBuilder(rewriter, op)
-        window, groups = op.window(), ConvGroups(op.groups())
-        (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
-        f, cg, kh_size, kw_size = shape_of(op.result)
-        fg = f // groups.count
+        b, geo = TensorBuilder(rewriter, op), WeightGradient.of(op)
+        groups, (sh, sw), (dh, dw), (ph, pw) = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        fg, cg, kh_size, kw_size = geo.fg, geo.cg, geo.kh, geo.kw
 
         # NCHW -> NHWC, with the group axis (when there is one) before the channels.
         to_channels_last = [0, 3, 4, 1, 2] if groups.grouped else [0, 2, 3, 1]
@@ -129,12 +148,11 @@ class ConvBackwardWeightIm2col(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
-        b = TensorBuilder(rewriter, op)
-        window, groups = op.window(), ConvGroups(op.groups())
-        (sh, sw), (dh, dw), (ph, pw) = window.stride, window.dilation, window.padding
+        b, geo = TensorBuilder(rewriter, op), WeightGradient.of(op)
+        groups, (sh, sw), (dh, dw), (ph, pw) = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        f, fg, cg, kh_size, kw_size = geo.f, geo.fg, geo.cg, geo.kh, geo.kw
         _, _, ho_size, wo_size = shape_of(op.grad_output)
-        f, cg, kh_size, kw_size = shape_of(op.result)
-        fg, k = f // groups.count, cg * kh_size * kw_size
+        k = cg * kh_size * kw_size
         element = element_type_of(op.input)
         rows = _RowChunks.choose(shape_of(op.input)[0], ho_size, wo_size, k, self.max_elements)
         t_size, r_size = rows.chunks, rows.per_chunk
@@ -212,7 +230,7 @@ class _RowChunks:
             return []
         n = b.dim(batched, 0)
         factor = self.ho_size * self.wo_size // self.per_chunk
-        return [n if factor == 1 else b.emit(arith.MuliOp(n, b.index(factor))).results[0]]
+        return [n if factor == 1 else b.value(arith.MuliOp(n, b.index(factor)))]
 
     def _m(self, t, r):
         return r if self.chunks == 1 else t * self.per_chunk + r

@@ -23,6 +23,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
+from rlx_mlir.compat import plus_difference
 from rlx_mlir.geometry import Pair, Window2d
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
 
@@ -77,9 +78,10 @@ def conv_transpose2d(
         ins=[xs, wg],
         init=init,
         maps=[
-            # The flipped kernel: (KH-1-kh)*d, written without `int - AffineExpr`, which
-            # xDSL 0.75 evaluates as `AffineExpr - int`.
-            lambda n, g, f, oh, ow, c, kh, kw: (n, g, c, oh - kh * dh + (kh_size - 1) * dh, ow - kw * dw + (kw_size - 1) * dw),
+            # The flipped kernel: x is read at oh + ((KH-1)*d - kh*d).
+            lambda n, g, f, oh, ow, c, kh, kw: (
+                n, g, c, plus_difference(oh, (kh_size - 1) * dh, kh * dh), plus_difference(ow, (kw_size - 1) * dw, kw * dw)
+            ),
             lambda n, g, f, oh, ow, c, kh, kw: (g, c, f, kh, kw),
             lambda n, g, f, oh, ow, c, kh, kw: (n, g, f, oh, ow),
         ],

@@ -18,21 +18,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.dialects.rlx import FORWARD_OPS
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of, tensor_type
 from rlx_mlir.transforms.conv_transpose import conv_transpose2d
-
-# --------------------------------------------------------------------------------------
-# Private helpers
-# --------------------------------------------------------------------------------------
-
+from rlx_mlir.transforms.conversion import apply_full_conversion
 
 # --------------------------------------------------------------------------------------
 # Patterns
@@ -228,12 +223,14 @@ class ConvertRlxToLinalgPass(ModulePass):
     and `rlx.im2col` into upstream ops.
 
     Legal after it: `linalg`, `tensor` and `arith` ops (no `math` is needed), plus any RLX
-    backward op the input had (those are `decompose-backward`'s). Element types and a
-    dynamic batch are preserved; the emitted IR's size does not depend on tensor sizes.
+    backward op the input had (those are `decompose-backward`'s). A forward op it cannot
+    rewrite fails the pass with a located error (`conversion.apply_full_conversion`).
+    Element types and a dynamic batch are preserved; the emitted IR's size does not depend
+    on tensor sizes, and each block it wrote into holds one constant per value.
     """
 
     name = "convert-rlx-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier(forward_patterns())).rewrite_module(op)
+        apply_full_conversion(op, forward_patterns(), FORWARD_OPS, self.name)
 

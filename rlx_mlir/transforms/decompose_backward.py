@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
+from rlx_mlir.dialects.rlx import BACKWARD_OPS
+from rlx_mlir.transforms.conversion import apply_full_conversion
 from rlx_mlir.transforms.options import CheckedOptions, ConvInput, ConvWeight, PoolTies
 
 
@@ -30,7 +31,9 @@ class DecomposeBackwardPass(CheckedOptions):
       `all` (RLX's fast path: every tied maximum does).
 
     Legal after it: `linalg`, `tensor`, `arith` (and `math`) ops plus any forward RLX op
-    the input had.
+    the input had. A backward op it cannot rewrite fails the pass with a located error
+    (`conversion.apply_full_conversion`); each block it wrote into holds one constant per
+    value.
     """
 
     name = "decompose-backward"
@@ -59,4 +62,4 @@ class DecomposeBackwardPass(CheckedOptions):
             ),
             *pool_backward_patterns(pool_ties=self.pool_ties),
         ]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        apply_full_conversion(op, patterns, BACKWARD_OPS, self.name)

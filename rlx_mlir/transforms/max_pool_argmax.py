@@ -26,7 +26,6 @@ from rlx_mlir.geometry import PoolAxis, Window2d, peeled_windows
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
 from rlx_mlir.transforms.pool_frame import Halo, frame
 from rlx_mlir.transforms.pool_gather import window_tiles
-from rlx_mlir.transforms.pool_schedule_tag import scheduled
 
 ARGMAX_TYPE = IntegerType(32)
 NO_ARGMAX = -1
@@ -90,13 +89,13 @@ def scanned_first_argmax(
     #   ih, iw = (origin_h + oh)*S_H + kh - P_H, (origin_w + ow)*S_W + kw - P_W
     #   a = -1 if (kh, kw) == (0, 0) else a[n, c, oh, ow]
     #   if (ih, iw) in x and (a == -1 or replaces_first_max(x[ih, iw], x[a])): a = ih*W + iw
-    return scheduled(b.generic(
+    return b.generic(
         ins=[cells],
         init=slot,
         maps=[lambda n, c, oh, ow, kh, kw: (kh, kw), lambda n, c, oh, ow, kh, kw: (n, c, oh, ow)],
         iterators="ppppRR",
         body=body,
-    ), "loops")
+    )
 
 
 def tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_shape: tuple[int, ...]) -> SSAValue:
@@ -114,13 +113,13 @@ def tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_shap
 
     # for n, c, oh, ow:
     #   a[n, c, oh, ow] = unrolled_first_max((kh*KW + kw, x[n, c, oh*KH + kh, ow*KW + kw]) for kh, kw)
-    return scheduled(b.generic(
+    return b.generic(
         ins=[x_tiles] * len(offsets),
         init=b.empty(out_shape, ARGMAX_TYPE, like=x),
         maps=[*(cell_map(i, j) for i, j in offsets), lambda n, c, oh, ow: (n, c, oh, ow)],
         iterators="pppp",
         body=lambda r, *args: unrolled_first_max(r, list(enumerate(args[: len(offsets)]))),
-    ), "loops")
+    )
 
 
 def interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot: SSAValue, origin: tuple[int, int]) -> SSAValue:
@@ -151,13 +150,13 @@ def interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot:
     # for n, c, oh, ow:
     #   base = ((origin_h + oh)*S_H - P_H)*W + (origin_w + ow)*S_W - P_W
     #   a[n, c, oh, ow] = base + unrolled_first_max((kh*W + kw, x_kh_kw[n, c, oh, ow]) for kh, kw)
-    return scheduled(b.generic(
+    return b.generic(
         ins=ins,
         init=slot,
         maps=[lambda n, c, oh, ow: (n, c, oh, ow)] * (len(ins) + 1),
         iterators="pppp",
         body=body,
-    ), "lanes")
+    )
 
 
 def peeled_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...], halo: Halo) -> SSAValue:

@@ -28,7 +28,6 @@ from rlx_mlir.transforms.max_pool_argmax import ARGMAX_TYPE, peeled_first_argmax
 from rlx_mlir.transforms.max_pool_phase_gather import interleaved_gather_first_max, phase_gather_first_max
 from rlx_mlir.transforms.pool_frame import framed
 from rlx_mlir.transforms.pool_gather import Candidate, tiled_gather, window_gather
-from rlx_mlir.transforms.pool_schedule_tag import scheduled
 
 NEG_INF = float("-inf")
 # Largest window whose cells the tiled max-pool argmax reads as separate operands.
@@ -122,7 +121,7 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
     cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
     # for n, c, oh, ow, kh < KH, kw < KW:
     #   m[n, c, oh, ow] = maximumf(m[n, c, oh, ow], xpad[n, c, oh*S_H + kh, ow*S_W + kw])
-    return scheduled(b.generic(
+    return b.generic(
         ins=[xpad, cells],
         init=init,
         maps=[
@@ -131,8 +130,8 @@ def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tupl
             lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
         ],
         iterators="ppppRR",
-        body=lambda r, v, _cell, acc: r.emit(arith.MaximumfOp(acc, v)).results[0],
-    ), "loops")
+        body=lambda r, v, _cell, acc: r.value(arith.MaximumfOp(acc, v)),
+    )
 
 
 class MaxPool2dBackwardAllTiesTiled(RewritePattern):

@@ -21,7 +21,6 @@ from rlx_mlir.geometry import PoolAxis
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
 from rlx_mlir.transforms.max_pool_argmax import ARGMAX_TYPE
 from rlx_mlir.transforms.pool_frame import Halo
-from rlx_mlir.transforms.pool_schedule_tag import scheduled
 
 
 def _candidate_operands(
@@ -82,13 +81,13 @@ def phase_gather_first_max(
             # for n, c, i, j:
             #   h, w = i*S_H + a, j*S_W + b
             #   dx[n, c, h, w] = sum_{d, e} (dy_de if argmax_de == h*W + w else 0)
-            phase = scheduled(b.generic(
+            phase = b.generic(
                 ins=ins,
                 init=slot,
                 maps=[lambda n, c, i, j: (n, c, i, j)] * (len(ins) + 1),
                 iterators="pppp",
                 body=body,
-            ), "lanes")
+            )
             dx = b.insert_slice(phase, dx, (0, 0, a, bb), (1, 1, sh, sw))
     return dx
 
@@ -123,11 +122,11 @@ def interleaved_gather_first_max(
     # for n, c, i, a, b, j:
     #   h, w = i*S_H + a, j*S_W + b
     #   dx[n, c, i, a, j, b] = sum_{d, e} (dy_de[n, c, i, j] if argmax_de[n, c, i, j] == h*W + w else 0)
-    dx = scheduled(b.generic(
+    dx = b.generic(
         ins=ins,
         init=b.empty(tiles, element, like=x),
         maps=[lambda n, c, i, a, bb, j: (n, c, i, j)] * len(ins) + [lambda n, c, i, a, bb, j: (n, c, i, a, j, bb)],
         iterators="pppppp",
         body=body,
-    ), "interleaved")
+    )
     return b.collapse_shape(dx, [[0], [1], [2, 3], [4, 5]])

@@ -12,8 +12,9 @@ window geometry (`rlx_mlir.geometry.PoolAxis`).
 
 The work is linear in the data size and the IR has one size for any tensor size; the
 batch may be dynamic. Sums and scans start at their first step (their inits are shape
-only), so no zero- or -1-filled tensor is written first. Each generic carries the tag by
-which the backend's pool schedule picks its loop structure (`pool_schedule_tag`).
+only), so no zero- or -1-filled tensor is written first. The decomposed IR carries no
+schedule hint: the backend's pool schedule recognises each generic by its structure
+(`backend/schedules/pool.mlir`).
 """
 
 from __future__ import annotations

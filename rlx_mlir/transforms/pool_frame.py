@@ -12,7 +12,6 @@ from xdsl.ir import Attribute, SSAValue
 
 from rlx_mlir.geometry import Pair, frame_strips
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
-from rlx_mlir.transforms.pool_schedule_tag import scheduled
 
 Halo = tuple[Pair, Pair]
 """((top, bottom), (left, right)): the width of a frame."""
@@ -44,11 +43,11 @@ def framed(b: TensorBuilder, value: SSAValue, halo: Halo, fill: float) -> SSAVal
     inside = b.extract_slice(outer, at, shape_of(value))
     # for n, c, h, w:
     #   inside[n, c, h, w] = value[n, c, h, w]
-    copied = scheduled(b.generic(
+    copied = b.generic(
         ins=[value],
         init=inside,
         maps=[lambda n, c, h, w: (n, c, h, w)] * 2,
         iterators="pppp",
         body=lambda r, v, _old: v,
-    ), "lanes")
+    )
     return b.insert_slice(copied, outer, at)

@@ -25,7 +25,6 @@ from xdsl.ir import SSAValue
 
 from rlx_mlir.geometry import Window2d
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
-from rlx_mlir.transforms.pool_schedule_tag import scheduled
 
 
 @dataclass(frozen=True)
@@ -107,13 +106,13 @@ def window_gather(
     #   oh, kh = (h + P_H) / S_H - (J_H - 1) + jh, h + P_H - oh*S_H   (likewise ow, kw)
     #   hit, value = contribution(n, c, clamp(oh), clamp(ow), kh, kw, cell_input[n, c, h, w])
     #   dx[n, c, h, w] += value if (oh, kh) and (ow, kw) are in range and hit else 0
-    return scheduled(b.generic(
+    return b.generic(
         ins=[*ins, candidates],
         init=b.empty(dx_shape, element, like=like),
         maps=[*maps, lambda n, c, h, w, j, k: (j, k), lambda n, c, h, w, j, k: (n, c, h, w)],
         iterators="ppppRR",
         body=body,
-    ), "loops")
+    )
 
 
 TiledValue = Callable[..., SSAValue]
@@ -162,13 +161,13 @@ def tiled_gather(
 
     # for n, c, oh, kh, ow, kw:
     #   dx[n, c, oh, kh, ow, kw] = value(window_inputs[n, c, oh, ow], cell_input[n, c, oh*KH + kh, ow*KW + kw])
-    dx_tiles = scheduled(b.generic(
+    dx_tiles = b.generic(
         ins=ins,
         init=b.empty(tiles, element, like=like),
         maps=[*maps, lambda n, c, oh, kh, ow, kw: (n, c, oh, kh, ow, kw)],
         iterators="pppppp",
         body=lambda r, *args: value(r, *args[:-1]),
-    ), "rows")
+    )
     dx = b.collapse_shape(dx_tiles, [[0], [1], [2, 3], [4, 5]])
     high = (0, 0, dx_shape[2] - covered[2], dx_shape[3] - covered[3])
     return b.pad(dx, (0, 0, 0, 0), high, 0.0)

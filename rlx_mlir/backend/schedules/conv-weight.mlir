@@ -6,6 +6,14 @@
 // Entry point @apply_conv_weight.
 module attributes {transform.with_named_sequence} {
 
+  transform.named_sequence @num_threads() -> !transform.param<i64>
+  transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
+  transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
+  transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
+  transform.named_sequence @fold_unit_dims(%scope: !transform.any_op {transform.readonly})
+  transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
+  transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
+
   transform.named_sequence @match_conv_weight(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
@@ -23,21 +31,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
-  // 2 threads over the inner channel axis q; n and blocks of 4 output rows outermost
-  // (the reduction, so that a block's rows of both operands stay in cache while every
-  // (kh, kw, p, q) tile reads them); then a 4 p x 16 q register tile per (ho, wo).
+  // @num_threads threads over the inner channel axis q; n and blocks of 4 output rows
+  // outermost (the reduction, so that a block's rows of both operands stay in cache while
+  // every (kh, kw, p, q) tile reads them); then a 4 p x Q q register tile per (ho, wo),
+  // Q = @f32_lanes_x2.
   transform.named_sequence @schedule_conv_weight(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [0, 0, 0, 2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %q = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [0, 0, 0, %threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %t1, %lr:2 = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 0, 0, 1, 4, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, 16, 0, 1, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
-                                    !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, %q, 0, 1, 1]
+          : (!transform.any_op, !transform.param<i64>)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op,
+              !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       // Channel counts the tile does not divide: the last partial q and p tiles are
-      // peeled off (nothing to peel when it divides) and stay scalar loops.
+      // peeled off into loops of their own (nothing to peel when it divides), so every
+      // tile has a static shape and vectorizes.
       transform.include @peel_partial_tile failures(suppress) (%l#3) : (!transform.any_op) -> ()
       transform.include @peel_partial_tile failures(suppress) (%l#2) : (!transform.any_op) -> ()
       transform.include @vectorize_register_tiles failures(propagate) (%fa) : (!transform.any_op) -> ()
@@ -45,43 +58,18 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The last, partial iteration of tile loop %loop as a loop of its own, so the others
-  // have static sizes. Fails (the caller suppresses it) when the tile size divides.
-  transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.consumed}) {
-    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-    %full, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-    transform.yield
-  }
-
   // The register tiles (unit kh, kw, n, ho, wo; p x q channels) inside thread loop %fa:
-  // unit dims folded, each full (static) tile vectorized as one vector.contract, lowered
-  // later to outer-product FMAs; each accumulator hoisted out of the (ho, wo) reduction
-  // loops into registers. Partial tiles fail to vectorize and stay scalar.
+  // unit dims folded, each static tile vectorized as one vector.contract, lowered later to
+  // outer-product FMAs; each accumulator hoisted out of the (ho, wo) reduction loops into
+  // registers. A tile with a dynamic shape stays scalar.
   transform.named_sequence @vectorize_register_tiles(%fa: !transform.any_op {transform.readonly}) {
-    transform.apply_patterns to %fa {
-      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
+    transform.include @fold_unit_dims failures(propagate) (%fa) : (!transform.any_op) -> ()
     %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-    transform.foreach %tiles : !transform.any_op {
-    ^bb0(%tile: !transform.any_op):
-      transform.sequence %tile : !transform.any_op failures(suppress) {
-      ^bb1(%t: !transform.any_op):
-        transform.structured.vectorize %t : !transform.any_op
-      }
-    }
-    transform.apply_patterns to %fa {
-      transform.apply_patterns.vector.reduction_to_contract
-      transform.apply_patterns.vector.transfer_permutation_patterns
-      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    // Innermost loops first (the match is a post-order walk). Padding values and index
-    // constants leave the loops first, so each accumulator's transfer pair is loop
-    // invariant and hoists.
+    transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
+    transform.include @vector_contractions failures(propagate) (%fa) : (!transform.any_op) -> ()
+    // Innermost loops first (the match is a post-order walk).
     %loops = transform.structured.match ops{["scf.for"]} in %fa : (!transform.any_op) -> !transform.any_op
-    transform.apply_licm to %loops : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    transform.include @hoist_accumulators failures(propagate) (%loops) : (!transform.any_op) -> ()
     // Drops the tensor iter_args the hoisting left unchanged, so bufferization writes the
     // accumulator tile in place instead of through a temporary copy.
     transform.apply_patterns to %fa {

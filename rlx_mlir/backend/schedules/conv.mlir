@@ -2,31 +2,42 @@
 // (decompose-backward's input gradient phases, and forward convs). Entry point @apply_conv.
 //
 // Vector lanes run along the output width (ow), the contiguous axis of NCHW, so no
-// transposes are needed (the 1-D conv vectorizer computes in NWC and transposed NCW
-// operands in registers: ~12 GFLOP/s on dx 64x56 3x3). Per conv:
-//   generalize; 2 threads over the batch;
-//   split ow into chunks of 8-column tiles (continuous_tile_sizes: 56 = 7*8, 28 = 3*8 + 4)
-//   so every tile has a static width and vectorizes (partial tiles would not);
-//   per chunk: register tile 8 f x 8 ow (8 ymm accumulators on AVX2), 16 c per step, unit
+// transposes are needed (the 1-D conv vectorizer computes in NWC and transposes NCW
+// operands in registers). Per conv, with L = @f32_lanes:
+//   generalize; one image per scf.forall iteration (tile size 1 over the batch; OpenMP
+//   shares the iterations among its threads), so the tile's batch is a static 1 whatever
+//   the batch is: odd, 1 or dynamic. (Splitting the batch into @num_threads parts gave the
+//   last part a dynamic size at an odd or dynamic batch; the tile then did not vectorize
+//   and the whole conv ran as scalar loops.)
+//   split ow into chunks of L-column tiles (@split_dim3_in_vector_chunks, continuous tile
+//   sizes: 56 = 7*8, 28 = 3*8 + 4 for L = 8) so every tile has a static width and
+//   vectorizes (partial tiles would not);
+//   per chunk: register tile 8 f x L ow (8 vector accumulators), 16 c per step, unit
 //   kh/kw tiles folded away so the tile is the contraction
 //       acc[f, ow] += sum_c w[f, c] * x[c, ow]
 //   interchanged to (ow, f, c) so that the outer-product lowering broadcasts w[f, c] and
-//   multiplies whole rows x[c, ow:ow+8] (lanes along ow); accumulators hoisted out of the
+//   multiplies whole rows x[c, ow:ow+L] (lanes along ow); accumulators hoisted out of the
 //   c/kh/kw loops.
-// Measured against 8 f x 16 ow (16 accumulators: spills on AVX2's 16 registers) and loop
-// orders with oh or ow outside f: within noise or slower. Writing the conv's zero init
-// and padded input as vector rows (as grouped-conv.mlir does) measured within noise.
+// 8 f x 8 ow keeps the 8 accumulators and the operands within AVX2's 16 registers (8 f x
+// 16 ow spills). The alternatives measured are in docs/schedules-notes.md.
 module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @f32_lanes() -> !transform.param<i64>
+  transform.named_sequence @split_dim3_in_vector_chunks(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.param<i64>)
+  transform.named_sequence @fold_unit_dims(%scope: !transform.any_op {transform.readonly})
+  transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
+  transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
 
   transform.named_sequence @match_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
-    // At least one full 8-column tile: splitting off an empty first chunk asserts in
+    // At least one full vector-wide tile: splitting off an empty first chunk asserts in
     // mlir-opt 22 (narrower convs stay loops that LLVM vectorizes).
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %ow, %c8 : !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
@@ -45,30 +56,17 @@ module attributes {transform.with_named_sequence} {
           -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
               !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       // Only inside this chunk's loops: the folding must not touch other ops.
-      transform.apply_patterns to %l#0 {
-        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
+      transform.include @fold_unit_dims failures(propagate) (%l#0) : (!transform.any_op) -> ()
       %tile = transform.structured.match ops{["linalg.generic"]} in %l#0 : (!transform.any_op) -> !transform.any_op
       // (f, ow, c) -> (ow, f, c): the contraction's result is then [f, ow] "transposed"
       // (n, m), which the outer-product lowering computes as rows of ow lanes.
       %rows = transform.structured.interchange %tile iterator_interchange = [1, 0, 2]
           : (!transform.any_op) -> !transform.any_op
       transform.structured.vectorize %rows : !transform.any_op
-      transform.apply_patterns to %l#0 {
-        transform.apply_patterns.vector.reduction_to_contract
-        transform.apply_patterns.vector.transfer_permutation_patterns
-        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      // Constants the vectorizer put inside the loops would make the accumulator's
-      // transfer indices loop-variant: hoist them first.
-      transform.apply_licm to %l#6 : !transform.any_op
-      transform.apply_licm to %l#5 : !transform.any_op
-      transform.apply_licm to %l#4 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#6 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#5 : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %l#4 : !transform.any_op
+      transform.include @vector_contractions failures(propagate) (%l#0) : (!transform.any_op) -> ()
+      // The kw, kh and c loops, innermost first.
+      %reduction = transform.merge_handles %l#6, %l#5, %l#4 : !transform.any_op
+      transform.include @hoist_accumulators failures(propagate) (%reduction) : (!transform.any_op) -> ()
       // Drops the slices the hoisting left as pass-through loop arguments (they would
       // make bufferization copy the accumulator tile).
       transform.apply_patterns to %l#0 {
@@ -82,12 +80,10 @@ module attributes {transform.with_named_sequence} {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%c: !transform.any_op):
       %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
-      %t, %forall = transform.structured.tile_using_forall %g num_threads [2]
+      %t, %forall = transform.structured.tile_using_forall %g tile_sizes [1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %widths, %ends = transform.structured.continuous_tile_sizes %t { dimension = 3, target_size = 8 }
-          : (!transform.any_op) -> !transform.param<i64>
-      %chunks = transform.structured.split %t after %ends { dimension = 3, multiway }
-          : !transform.any_op, !transform.param<i64>
+      %chunks, %widths = transform.include @split_dim3_in_vector_chunks failures(propagate) (%t)
+          : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>)
       transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
       ^bb1(%chunk: !transform.any_op, %width: !transform.param<i64>):
         transform.include @schedule_conv_chunk failures(suppress) (%chunk, %width)

@@ -2,8 +2,8 @@
 // gradients. Entry point @apply_grouped_conv.
 //
 // A group has few channels (one for depthwise convs), too few to vectorize along channels
-// as the dense schedules do; both kernels here vectorize along a W row instead, in 8-wide
-// chunks whose accumulators live in the output row (in L1):
+// as the dense schedules do; both kernels here vectorize along a W row instead, in chunks
+// of one vector (@f32_lanes) whose accumulators live in the output row (in L1):
 // - the input gradient, linalg.conv_2d_ngchw_gfchw (n, g, c, oh, ow; f, kh, kw): threads
 //   over g, one output row (n, g, c, oh) per step, accumulated over (f, kh, kw) from a
 //   row of the padded dy times a broadcast weight;
@@ -16,14 +16,18 @@
 // the unpadded tensor) is written as vector rows too (the fill, then the copy), and each
 // op's zero init is fused into its row loop.
 //
-// Chunks are 8 wide (one AVX2 register of f32): LLVM scalarizes loop-carried vectors whose
-// length is not a power of two (a whole 28- or 56-wide row). When 8 does not divide the
+// Chunks are one vector register wide: LLVM scalarizes loop-carried vectors whose length
+// is not a power of two (a whole 28- or 56-wide row). When the chunk does not divide the
 // row, the loop over chunks is peeled and the last, shorter chunk is vectorized on its own
-// (a dynamic chunk would stay scalar: masked vectorization looped in mlir-opt 22).
-// Measured against: the whole row as one vector (scalarized by LLVM), chunks outermost
-// with register accumulators hoisted over the reduction (each row read once per chunk:
-// slower), a 4-channel block per input-gradient step (slower on 28-wide rows).
+// (@peel_partial_tile, @vectorize_each_static). The alternatives measured are in
+// docs/schedules-notes.md.
 module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @num_threads() -> !transform.param<i64>
+  transform.named_sequence @f32_lanes() -> !transform.param<i64>
+  transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
+  transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
+  transform.named_sequence @fold_unit_dims(%scope: !transform.any_op {transform.readonly})
 
   // ---- matchers --------------------------------------------------------------------------
 
@@ -71,18 +75,17 @@ module attributes {transform.with_named_sequence} {
     transform.yield %op : !transform.any_op
   }
 
-  // ---- shared steps ----------------------------------------------------------------------
+  // ---- steps both actions use -----------------------------------------------------------
 
-  // A 4-D linalg.fill or linalg.copy as vector rows: 2 threads over axis 1, a loop per row.
+  // A 4-D linalg.fill or linalg.copy as vector rows: @num_threads threads over axis 1, a
+  // loop per row.
   transform.named_sequence @vectorize_rows(%op: !transform.any_op {transform.consumed}) {
-    %t0, %fa = transform.structured.tile_using_forall %op num_threads [0, 2]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+    %t0, %fa = transform.structured.tile_using_forall %op num_threads [0, %threads]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %t1, %l:3 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.apply_patterns to %fa {
-      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
+    transform.include @fold_unit_dims failures(propagate) (%fa) : (!transform.any_op) -> ()
     %rows = transform.structured.match interface{LinalgOp} in %fa : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %rows : !transform.any_op
     transform.yield
@@ -143,32 +146,13 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Peels the partial last iteration off a chunk loop (fails when there is none).
-  transform.named_sequence @peel_partial_chunk(%loop: !transform.any_op {transform.readonly}) {
-    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-    %full, %partial = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-    transform.yield
-  }
-
-  // Vectorizes one op if its shape is static (a full chunk); partial chunks fail here.
-  transform.named_sequence @vectorize_static(%op: !transform.any_op {transform.consumed}) {
-    transform.structured.vectorize %op : !transform.any_op
-    transform.yield
-  }
-
   // Within thread loop %fa: unit dims folded (so each chunk is a 1-D elementwise
   // multiply-add), static chunks and the fused zero fills vectorized (a dynamic chunk, if
   // any, stays scalar).
   transform.named_sequence @vectorize_chunks(%fa: !transform.any_op {transform.readonly}) {
-    transform.apply_patterns to %fa {
-      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
+    transform.include @fold_unit_dims failures(propagate) (%fa) : (!transform.any_op) -> ()
     %ops = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %fa : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ops : !transform.any_op {
-    ^bb0(%one: !transform.any_op):
-      transform.include @vectorize_static failures(suppress) (%one) : (!transform.any_op) -> ()
-    }
+    transform.include @vectorize_each_static failures(propagate) (%ops) : (!transform.any_op) -> ()
     transform.apply_patterns to %fa {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.canonicalization
@@ -185,19 +169,21 @@ module attributes {transform.with_named_sequence} {
       transform.include @vectorize_padded_input failures(suppress) (%c) : (!transform.any_op) -> ()
       %init = transform.get_producer_of_operand %c[2] : (!transform.any_op) -> !transform.any_op
       // (n, g, c, oh, ow, f, kh, kw): threads over g.
-      %t0, %fa = transform.structured.tile_using_forall %c num_threads [0, 2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %c num_threads [0, %threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       transform.include @fuse_zero_init failures(suppress) (%init, %fa) : (!transform.any_op, !transform.any_op) -> ()
       %forall = transform.get_parent_op %t0 {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
       // One output row per step, its zero init fused in; accumulated over (f, kh, kw), each
-      // step over the row in 8-wide chunks.
+      // step over the row in vector-wide chunks.
       %t1, %rows:4 = transform.structured.fuse %t0 tile_sizes [1, 1, 1, 1, 0, 0, 0, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %t2, %red:3 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 0, 0, 0, 1, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %t3, %chunks = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 8, 0, 0, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.include @peel_partial_chunk failures(suppress) (%chunks) : (!transform.any_op) -> ()
+      %t3, %chunks = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, %lanes, 0, 0, 0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.include @peel_partial_tile failures(suppress) (%chunks) : (!transform.any_op) -> ()
       %convs = transform.structured.match ops{["linalg.conv_2d_ngchw_gfchw"]} in %forall : (!transform.any_op) -> !transform.any_op
       %generic = transform.structured.generalize %convs : (!transform.any_op) -> !transform.any_op
       transform.include @vectorize_chunks failures(propagate) (%forall) : (!transform.any_op) -> ()
@@ -211,22 +197,24 @@ module attributes {transform.with_named_sequence} {
       transform.include @vectorize_padded_x failures(suppress) (%g) : (!transform.any_op) -> ()
       %init = transform.get_producer_of_operand %g[2] : (!transform.any_op) -> !transform.any_op
       // (g, f, c, kh, kw, wo; n, ho): threads over g.
-      %t0, %fa = transform.structured.tile_using_forall %g num_threads [2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %g num_threads [%threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       transform.include @fuse_zero_init failures(suppress) (%init, %fa) : (!transform.any_op, !transform.any_op) -> ()
       %forall = transform.get_parent_op %t0 {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
       // One (g, f, c) per step, its KH x KW rows zeroed (the fused init) and accumulated
       // over (n, ho): each dy row and the x rows it meets are read once per step and used
-      // for every (kh, kw) while in cache; each row in 8-wide chunks.
+      // for every (kh, kw) while in cache; each row in vector-wide chunks.
       %t1, %rows:3 = transform.structured.fuse %t0 tile_sizes [1, 1, 1, 0, 0, 0, 0, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %t2, %red:2 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 0, 0, 0, 0, 1, 1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       %t3, %taps:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 1, 1, 0, 0, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t4, %chunks = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 0, 0, 8, 0, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.include @peel_partial_chunk failures(suppress) (%chunks) : (!transform.any_op) -> ()
+      %t4, %chunks = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 0, 0, %lanes, 0, 0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.include @peel_partial_tile failures(suppress) (%chunks) : (!transform.any_op) -> ()
       transform.include @vectorize_chunks failures(propagate) (%forall) : (!transform.any_op) -> ()
     }
     transform.yield

@@ -1,9 +1,11 @@
 // Schedule library of the `optimizing` pipelines: linalg.matmul (static shapes).
 // Entry point @apply_matmul, included by main.mlir (see there for the conventions).
 //
-// 2 threads (scf.forall), cache tile 32x256, register tile 8x1, vectorize,
-// reduction_to_contract, hoisted accumulators, outer-product FMAs.
+// @num_threads threads (scf.forall) over n, cache tile 32x256, register tile 8x1,
+// vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
 module attributes {transform.with_named_sequence} {
+
+  transform.named_sequence @num_threads() -> !transform.param<i64>
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
@@ -13,8 +15,9 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @schedule_matmul(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%mm: !transform.any_op):
-      %t0, %fa = transform.structured.tile_using_forall %mm num_threads [0, 2]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %mm num_threads [0, %threads]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %t1, %l0:2 = transform.structured.tile_using_for %t0 tile_sizes [0, 32, 256]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       %t, %l:2 = transform.structured.tile_using_for %t1 tile_sizes [8, 0, 1]

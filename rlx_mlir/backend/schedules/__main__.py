@@ -1,0 +1,5 @@
+import sys
+
+from rlx_mlir.backend.schedules import main
+
+sys.exit(main())

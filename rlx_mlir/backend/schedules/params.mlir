@@ -1,0 +1,36 @@
+// Schedule library of the `optimizing` pipelines: the machine parameters, as named sequences
+// returning !transform.param<i64> that the other libraries include. Generated from
+// rlx_mlir/backend/schedules/__init__.py (PARAMS): edit the values there and run
+// `python -m rlx_mlir.backend.schedules --render`.
+module attributes {transform.with_named_sequence} {
+
+  // Iterations of a scheduled op's scf.forall: its threads.
+  transform.named_sequence @num_threads() -> !transform.param<i64> {
+    %p = transform.param.constant 2 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
+  // f32 elements per vector register.
+  transform.named_sequence @f32_lanes() -> !transform.param<i64> {
+    %p = transform.param.constant 8 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
+  // Two vector registers of f32.
+  transform.named_sequence @f32_lanes_x2() -> !transform.param<i64> {
+    %p = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
+  // %op split along dimension 3 into chunks of whole vectors, then of halving widths
+  // (56 = 7*8; 28 = 3*8 + 4 for 8 lanes): each chunk with its tile width. The
+  // target size of continuous_tile_sizes is an attribute, not a param, in MLIR 22.
+  transform.named_sequence @split_dim3_in_vector_chunks(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.param<i64>) {
+    %widths, %ends = transform.structured.continuous_tile_sizes %op { dimension = 3, target_size = 8 }
+        : (!transform.any_op) -> !transform.param<i64>
+    %chunks = transform.structured.split %op after %ends { dimension = 3, multiway }
+        : !transform.any_op, !transform.param<i64>
+    transform.yield %chunks, %widths : !transform.any_op, !transform.param<i64>
+  }
+}
