@@ -1,30 +1,181 @@
-"""Comparison with the oracle (PyTorch autograd, CPU) at tolerances fit for each dtype."""
+"""Comparison with the oracle: PyTorch in float64, and a bound from the op's error model.
+
+The rule (docs/numerics.md has the measurements per op family and dtype)
+------------------------------------------------------------------------
+Every numeric test runs our compiled function on inputs of its dtype (f16, f32 or f64) and
+compares each element of the result with PyTorch's result for the *same* inputs upcast to
+float64, `want = op(inputs64)`:
+
+    |got - want| <= k * (eps(dtype) + eps(f64)) * A        where A > 0
+     got == want                                            where A == 0
+
+- `A = op(|inputs|)` is the same contraction on absolute values: `conv2d_weight(|x|, |dy|)`
+  for the conv weight gradient, `conv2d_input(|w|, |dy|)` for the input gradient,
+  `conv2d(|x|, |w|)`, `|a| @ |b|`, `avg_pool2d_backward(|dy|)`. An input that only *selects*
+  (max pool's x picks the argmax) is passed unchanged: `max_pool2d_backward(x, |dy|)`.
+  Each of our results is a sum of products of inputs with non-negative coefficients, and A
+  is the sum of the absolute values of those terms, the quantity every floating-point
+  error bound for a sum of products is proportional to (Higham, *Accuracy and Stability of
+  Numerical Algorithms*, 2nd ed., sections 3.1 and 4.2). A product of two f16/f32 values
+  is exact in float64, so A == 0 means every term is exactly 0 and so is the result.
+  There is no absolute floor: underflow adds an absolute error per operation (half the
+  smallest subnormal, or `tiny(dtype)` under flush-to-zero) that only an element with a
+  tiny A could notice. f32/f64 inputs of the suite are far from that range; f16 products
+  can be subnormal (absolute error <= 2**-25), and the measured f16 worst (1.29) shows no
+  element where it matters. A test with such data would add `n * tiny(dtype)`.
+- `eps(dtype)` is `np.finfo(dtype).eps`: 2**-10 (f16), 2**-23 (f32), 2**-52 (f64).
+  `eps(f64)` pays for the reference's own rounding: the float64 reference carries an error
+  of the same model in float64, so for an f64 result the bound is `2 k eps(f64) A` (two
+  results of the same model, neither exact), and for f16/f32 the term is negligible.
+- `k = K[dtype]`: 16 for f32 and f64, 6 for f16. The worst-case bound for a sum of n terms
+  is `gamma_n = n u`, with u = eps/2, which for the ResNet-18 stem's weight gradient
+  (n = 8 * 112 * 112 terms) would allow a relative error of 6e-3 of A, more than the old
+  tolerance. The rounding errors of real sums do not all align: for terms of random signs
+  (every test's inputs are standard normal) each partial sum is ~sqrt(i) terms large, the
+  errors add as a random walk, and the error stays near `u * A` whatever n; vectorised or
+  blocked sums do better still. So k is fitted on measurement: the worst
+  `|got - want| / ((eps(dtype) + eps(f64)) * A)` over the whole numeric suite (every
+  matrix, every dtype, the ResNet-18 shapes) is 3.09 in f32, at a ResNet-18 input gradient
+  of 1.6M elements, and 0.89 in f64; the worst grows with the number of elements compared
+  (an extreme of ~Gaussian errors), not with n (the stem's dw, n = 100352, is 1.53). The
+  model is the same in units of eps, so f32 and f64 share K = 16, 5.2x over 3.09. f16's
+  old tolerance (2e-2 of |want| + max|want|) was already close to its model: K = 6 keeps
+  every f16 element's bound below the old one (at most 0.95 of it, the depthwise dw) and
+  is 4.7x over f16's worst, 1.29. Sums of same-sign terms over long reductions would
+  need k ~ sqrt(n): a test that feeds such data passes its own `k`.
+- Ops that move data without arithmetic (max pool forward, im2col) must match exactly.
+- Where the reference is NaN or +-inf, the result must be the same non-finite value.
+
+Entry points: `assert_matches(got, op, inputs)` computes want and A itself;
+`assert_within_bound(got, want, magnitude)` takes them precomputed. With the environment
+variable `RLX_MLIR_ERROR_LOG=path`, every comparison appends its worst ratio to `path` (one
+JSON line), which is how docs/numerics.md was measured: re-measure before changing K.
+"""
 
 from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-TOLERANCES = {
-    np.dtype(np.float64): dict(rtol=1e-9, atol=1e-9),
-    np.dtype(np.float32): dict(rtol=2e-4, atol=2e-4),
-    np.dtype(np.float16): dict(rtol=2e-2, atol=2e-2),
-}
+K = {np.dtype(np.float16): 6.0, np.dtype(np.float32): 16.0, np.dtype(np.float64): 16.0}
 
 MLIR_ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64", np.dtype(np.float16): "f16"}
 
 
-def assert_close(got, want, dtype=None) -> None:
-    """`got` (NumPy, ours) against `want` (torch or NumPy, the oracle)."""
+def eps(dtype) -> float:
+    return float(np.finfo(np.dtype(dtype)).eps)
+
+
+def _numpy64(value) -> np.ndarray:
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    value = np.asarray(value)
+    assert value.dtype == np.float64, f"the oracle must be computed in float64, not {value.dtype}"
+    return value
+
+
+def error_ratio(got, want, magnitude, dtype, extra=0.0) -> np.ndarray:
+    """(|got - want| - extra)+ / ((eps(dtype) + eps(f64)) * A), elementwise: the measured k.
+
+    0 where the two agree (to within `extra`), inf where A == 0 and they do not.
+    """
+    err = np.maximum(np.abs(got.astype(np.float64) - want) - extra, 0.0)
+    scale = (eps(dtype) + eps(np.float64)) * magnitude
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(err == 0, 0.0, err / scale)
+
+
+def _log(label: str, dtype, worst: float, size: int) -> None:
+    path = os.environ.get("RLX_MLIR_ERROR_LOG")
+    if path:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+        with open(path, "a") as log:
+            log.write(json.dumps(dict(op=label, dtype=np.dtype(dtype).name, ratio=worst, size=size, test=test)) + "\n")
+
+
+def assert_within_bound(got, want, magnitude, *, dtype=None, k: float | None = None, extra=None, label: str = "") -> None:
+    """`got` (ours, NumPy) against `want` (the float64 oracle) within `k (eps + eps64) A`.
+
+    `magnitude` is A, the op on absolute inputs (float64). `extra` is an optional
+    non-negative allowance per element for a rounding the caller applied on purpose (the
+    printed form's 6 significant digits); no test may use it to absorb our own error.
+    """
+    want, magnitude = _numpy64(want), _numpy64(magnitude)
+    dtype = np.dtype(dtype or got.dtype)
+    assert got.shape == want.shape, f"shape {got.shape} != oracle {want.shape}"
+    assert got.dtype == dtype, f"dtype {got.dtype} != {dtype}"
+    assert magnitude.shape == want.shape
+    k = K[dtype] if k is None else k
+    assert_same_non_finite(got, want, label)
+    finite = np.isfinite(want)
+    got, want, magnitude = got[finite], want[finite], magnitude[finite]
+    extra = 0.0 if extra is None else np.broadcast_to(np.asarray(extra, np.float64), finite.shape)[finite]
+    ratio = error_ratio(got, want, magnitude, dtype, extra)
+    worst = float(ratio.max()) if ratio.size else 0.0
+    _log(label or "?", dtype, worst, int(ratio.size))
+    if worst <= k:
+        return
+    bad = ratio > k
+    i = int(np.argmax(ratio))
+    raise AssertionError(
+        f"{label}: {bad.sum()} of {ratio.size} finite elements exceed "
+        f"|got - want| <= {k:g} * (eps({dtype.name}) + eps(f64)) * A; worst: got {float(got[i])!r}, "
+        f"want {float(want[i])!r}, A {float(magnitude[i])!r}, |err| {abs(float(got[i]) - want[i]):.3g} = "
+        f"{ratio[i]:.3g} (eps + eps64) * A; max|want| {np.abs(want).max():.3g}"
+    )
+
+
+def assert_same_non_finite(got, want, label: str = "") -> None:
+    """NaN, +inf and -inf at the same positions as in `want`."""
+    for name, test in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
+        mismatch = test(got) != test(want)
+        assert not mismatch.any(), (
+            f"{label}: {name} positions differ from the oracle at {mismatch.sum()} of {got.size} "
+            f"elements, first at {tuple(int(i) for i in np.argwhere(mismatch)[0])}"
+        )
+
+
+def input_dtype(inputs: Sequence[np.ndarray]) -> np.dtype:
+    dtypes = {np.dtype(a.dtype) for a in inputs if np.issubdtype(a.dtype, np.floating)}
+    assert len(dtypes) == 1, f"inputs of several dtypes: {dtypes}"
+    return dtypes.pop()
+
+
+def assert_matches(
+    got, op: Callable[..., torch.Tensor], inputs: Sequence[np.ndarray], *,
+    selects: Sequence[int] = (), k: float | None = None, extra=None, label: str = "",
+) -> None:
+    """`got` against `op(*inputs)` computed by PyTorch in float64, within the error model.
+
+    `op` takes float64 tensors and is a sum of products of its inputs with non-negative
+    coefficients (a conv, a gradient, a pool backward); `op(|inputs|)` is A. The inputs at
+    the indices `selects` only choose which terms appear (max pool's x) and are passed to
+    both calls unchanged. `got` must have the inputs' dtype.
+    """
+    dtype = input_dtype(inputs)
+    upcast = [torch.from_numpy(np.asarray(a, np.float64)) for a in inputs]
+    absolute = [t if i in selects else t.abs() for i, t in enumerate(upcast)]
+    want, magnitude = op(*upcast), op(*absolute)
+    assert_within_bound(got, want, magnitude, dtype=dtype, k=k, extra=extra, label=label or _name(op))
+
+
+def assert_exact(got, want, dtype=None) -> None:
+    """Data movement (a max, a copy): our result is PyTorch's bit for bit (NaN where NaN)."""
     if isinstance(want, torch.Tensor):
         want = want.detach().cpu().numpy()
     dtype = np.dtype(dtype or want.dtype)
     assert got.shape == want.shape, f"shape {got.shape} != oracle {want.shape}"
-    assert got.dtype == want.dtype, f"dtype {got.dtype} != oracle {want.dtype}"
-    scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
-    tol = TOLERANCES[dtype]
-    np.testing.assert_allclose(got, want, rtol=tol["rtol"], atol=tol["atol"] * scale)
+    assert got.dtype == want.dtype == dtype, f"dtype {got.dtype} != oracle {want.dtype}"
+    np.testing.assert_array_equal(got, want)
+
+
+def _name(op) -> str:
+    return getattr(op, "__name__", None) or getattr(getattr(op, "func", None), "__name__", "op")
 
 
 def tensor_type(shape, dtype, dynamic_batch: bool = False) -> str:

@@ -21,6 +21,7 @@ import torch.nn.functional as F
 import rlx_mlir
 from rlx_mlir.backend import compile_module
 from rlx_mlir.backend.compile import build_library
+from oracle import assert_exact, assert_matches, assert_same_non_finite, assert_within_bound
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "lenet_backward.mlir"
 BIN = Path(sys.executable).parent
@@ -53,23 +54,48 @@ def lenet_inputs(batch: int, seed: int = 0) -> list[np.ndarray]:
     return [rng.standard_normal(s).astype(np.float32) for s in shapes]
 
 
-def lenet_oracle(x, w, y, dpool):
+def conv_block_backward(x, w, y, dpool):
     """PyTorch autograd: dy = d max_pool2d(y, 2) / dy; dx, dw = d conv2d(x, w, padding 1)."""
-    yt = torch.tensor(y, requires_grad=True)
-    F.max_pool2d(yt, 2, 2).backward(torch.tensor(dpool))
-    xt, wt = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
-    F.conv2d(xt, wt, padding=1).backward(yt.grad)
-    return xt.grad.numpy(), wt.grad.numpy()
+    y = y.clone().requires_grad_()
+    (dy,) = torch.autograd.grad(F.max_pool2d(y, 2, 2), y, dpool)
+    x, w = x.clone().requires_grad_(), w.clone().requires_grad_()
+    return torch.autograd.grad(F.conv2d(x, w, padding=1), (x, w), dy)
 
 
-def assert_same_values(got: np.ndarray, want: np.ndarray) -> None:
-    """NaN where the oracle has NaN, the same infinities, and close finite values."""
-    assert got.shape == want.shape and got.dtype == want.dtype
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg="NaN positions differ")
-    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want), err_msg="+inf positions differ")
-    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want), err_msg="-inf positions differ")
-    finite = np.isfinite(want)
-    np.testing.assert_allclose(got[finite], want[finite], rtol=2e-4, atol=2e-4)
+def lenet_oracle(x, w, y, dpool):
+    """(want32, want, A) for dx and dw of examples/lenet_backward.mlir.
+
+    want32 is PyTorch in float32, as a user runs it: it says where NaN and infinities go
+    (PyTorch's float32 and float64 CPU kernels differ there: the float64 weight gradient
+    multiplies the zero padding, giving NaN at an infinity that meets it). want is PyTorch
+    in float64 and A the same on |x|, |w|, |dpool| (y only selects each window's maximum):
+    every finite value is checked against them with tests/oracle.py's error model.
+    """
+    want32 = conv_block_backward(*(torch.from_numpy(a) for a in (x, w, y, dpool)))
+    x, w, y, dpool = (torch.from_numpy(a.astype(np.float64)) for a in (x, w, y, dpool))
+    want = conv_block_backward(x, w, y, dpool)
+    magnitude = conv_block_backward(x.abs(), w.abs(), y, dpool.abs())
+    return [(v32.numpy(), v.numpy(), a.numpy()) for v32, v, a in zip(want32, want, magnitude)]
+
+
+def assert_finite_values_match(got: tuple, args) -> None:
+    """Every value finite both in ours and in PyTorch's is within the error model.
+
+    The absolute check against float32 PyTorch stays from before the error model: dw sums
+    512 products per element (A up to 360), where 16 eps A exceeds its 2e-4 on 6% of the
+    elements, so dropping it would loosen the test there.
+    """
+    for value, (want32, want, magnitude), label in zip(got, lenet_oracle(*args), ("lenet_dx", "lenet_dw")):
+        both = np.isfinite(value) & np.isfinite(want32)
+        assert_within_bound(value[both], want[both], magnitude[both], dtype=np.float32, label=label)
+        np.testing.assert_allclose(value[both], want32[both], rtol=2e-4, atol=2e-4, err_msg=label)
+
+
+def assert_same_values(got: tuple, args) -> None:
+    """NaN and infinities where PyTorch (float32) has them; finite values within the error model."""
+    for value, (want32, _, _), label in zip(got, lenet_oracle(*args), ("lenet_dx", "lenet_dw")):
+        assert_same_non_finite(value, want32, label)
+    assert_finite_values_match(got, args)
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -143,7 +169,10 @@ def test_independent_batches_may_differ():
     a = np.random.default_rng(1).standard_normal((3, 2, 4, 4)).astype(np.float32)
     b = np.random.default_rng(2).standard_normal((5, 2, 4, 4)).astype(np.float32)
     p, q = module["two_batches"](a, b)
-    np.testing.assert_allclose(p, F.max_pool2d(torch.tensor(a), 2).numpy())
+    assert_exact(p, F.max_pool2d(torch.tensor(a), 2))
+    assert_matches(q, lambda b: F.avg_pool2d(b, 2), (b,), label="AvgPool2d")
+    # Kept from before the error model, because it is tighter here: sums of 4 that cancel
+    # make A up to 140x |want|, and these sums reproduce PyTorch's float32 kernel closely.
     np.testing.assert_allclose(q, F.avg_pool2d(torch.tensor(b), 2).numpy(), rtol=1e-6)
 
 
@@ -163,7 +192,7 @@ func.func @pair(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 def test_zero_batch_matches_pytorch(lenet):
     args = lenet_inputs(0)
     dx, dw = lenet(*args)
-    want_dx, want_dw = lenet_oracle(*args)
+    (_, want_dx, _), (_, want_dw, _) = lenet_oracle(*args)
     assert dx.shape == (0, 3, 32, 32) and dx.dtype == np.float32
     np.testing.assert_array_equal(dw, want_dw)  # all zeros: nothing to sum
     assert want_dx.shape == dx.shape
@@ -224,12 +253,12 @@ def test_non_finite_values_propagate_as_in_pytorch(lenet, where, value):
         dpool[1, 7, 5, 6] = value  # inside: the gradient windows it reaches hold no padding
     else:
         y[0, 5, 2:4, 6:8] = value  # a whole pooling window
-    for got, want in zip(lenet(*args), lenet_oracle(*args)):
-        assert_same_values(got, want)
+    assert_same_values(lenet(*args), args)
 
 
 @pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,
     reason="known difference (README, 'Bad input'): a non-finite weight or gradient that meets the "
     "zero padding gives NaN (0 * inf) where PyTorch's CPU kernels skip padded taps; masking every "
     "tap would cost the contraction its plain multiply-add body and with it vectorization",
@@ -242,5 +271,12 @@ def test_non_finite_meeting_the_padding_as_in_pytorch(lenet, where, value):
         args[1][4, 1, 0, 1] = value  # kernel row 0 reads the top padding row for output row 0
     else:
         args[3][1, 7, 0, 15] = value  # its gradient reaches the top and right padding
-    for got, want in zip(lenet(*args), lenet_oracle(*args)):
-        assert_same_values(got, want)
+    got = lenet(*args)
+    # The known difference is only where NaN goes: every value finite in both still matches.
+    # A mismatch there is not the expected failure: pytest.fail is no AssertionError.
+    try:
+        assert_finite_values_match(got, args)
+    except AssertionError as error:
+        pytest.fail(f"a finite value differs, beyond the known difference: {error}")
+    for value, (want32, _, _), label in zip(got, lenet_oracle(*args), ("lenet_dx", "lenet_dw")):
+        assert_same_non_finite(value, want32, label)  # the known difference: an AssertionError
