@@ -424,13 +424,13 @@ def matmul_schedule_crashes(cfg: Config) -> bool:
     """Found by this test: a 2-D matmul with a dynamic row count and K == 1
     (`tensor<?x1xf32> @ tensor<1xNxf32>`) makes mlir-opt abort in the optimizing and
     optimizing-omp pipelines (SIGABRT: `SingleBlock<scf::ForOp>::getBody`: "unexpected empty
-    region"), so the module falls back to 'o3', which computes it right. Static rows, K >= 2
+    region"), so the module falls back to 'o3', which computes it right. Static rows, K = 2
     or a batched matmul with a dynamic batch build with the schedule.
     """
     return cfg.op == "matmul" and len(cfg.args[0]) == 2 and cfg.dynamic and cfg.args[0][1] == 1
 
 
-# (predicate, what the build does today): configurations the main test leaves to an xfail test.
+# Known defect classes, name -> predicate: the main test leaves these to their xfail tests.
 KNOWN_DEFECTS = {"issue11": issue11_hangs, "matmul_k1": matmul_schedule_crashes}
 
 
