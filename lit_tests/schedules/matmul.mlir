@@ -12,6 +12,12 @@
 // CHECK-COUNT-8:       vector.fma {{.*}} : vector<32xf32>
 // CHECK:               vector.transfer_write {{.*}} : vector<8x32xf32>
 
+// A one-term product (K = 1, here with dynamic rows) is not scheduled: the k loop of the
+// register tile would fold away, and hoisting out of it aborts mlir-opt 22.
+// CHECK-LABEL: func.func @outer_product
+// CHECK-NOT:   scf.forall
+// CHECK:       linalg.matmul
+
 builtin.module {
   func.func @mm(%a: tensor<64x96xf32>, %b: tensor<96x128xf32>) -> tensor<64x128xf32> {
     %0 = tensor.empty() : tensor<64x128xf32>
@@ -19,5 +25,14 @@ builtin.module {
     %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<64x128xf32>) -> tensor<64x128xf32>
     %y = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x128xf32>) outs(%2 : tensor<64x128xf32>) -> tensor<64x128xf32>
     func.return %y : tensor<64x128xf32>
+  }
+  func.func @outer_product(%a: tensor<?x1xf32>, %b: tensor<1x9xf32>) -> tensor<?x9xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %a, %c0 : tensor<?x1xf32>
+    %0 = tensor.empty(%n) : tensor<?x9xf32>
+    %1 = arith.constant 0.000000e+00 : f32
+    %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<?x9xf32>) -> tensor<?x9xf32>
+    %y = linalg.matmul ins(%a, %b : tensor<?x1xf32>, tensor<1x9xf32>) outs(%2 : tensor<?x9xf32>) -> tensor<?x9xf32>
+    func.return %y : tensor<?x9xf32>
   }
 }

@@ -9,7 +9,17 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
-    transform.yield %op : !transform.any_op
+    // A reduction of at least 2 terms: at K = 1 the register tile's k loop folds away and
+    // hoisting out of it aborts mlir-opt 22 with dynamic rows. A one-term product is an
+    // outer product, which the unscheduled loops vectorize.
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c2 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
   }
 
   transform.named_sequence @schedule_matmul(%op: !transform.any_op {transform.consumed}) {
