@@ -4,17 +4,17 @@
 // and a dynamic batch: each kernel runs in a thread loop as vector code. The other kernels
 // and configurations are in tests/backend/test_schedules_apply.py.
 
-// The input gradient (stride 1: one phase, linalg.conv_2d_nchw_fchw): one image per
-// forall iteration, 8 f x 8 ow accumulators across the kh, kw loops, FMAs along ow.
+// The input gradient (stride 1: one phase, linalg.conv_2d_nchw_fchw): one image and 8
+// filters per forall iteration, 8 f x 8 ow accumulators across the kh, kw loops, FMAs along ow.
 // CHECK-LABEL: func.func @dx_odd_batch
-// CHECK:       scf.forall (%{{.*}}) in (7)
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (7, {{[0-9]+}})
 // CHECK:         iter_args({{.*}}) -> (vector<8x8xf32>)
 // CHECK:           vector.fma {{.*}} : vector<8xf32>
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // CHECK:       return
 // CHECK-LABEL: func.func @dx_dynamic_batch
 // CHECK:       %[[N:.*]] = memref.dim %arg0, %c0
-// CHECK:       scf.forall (%{{.*}}) in (%[[N]])
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (%[[N]], {{[0-9]+}})
 // CHECK:         iter_args({{.*}}) -> (vector<8x8xf32>)
 // CHECK:           vector.fma {{.*}} : vector<8xf32>
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw

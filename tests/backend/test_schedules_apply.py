@@ -275,20 +275,11 @@ def _dense_batch_cases() -> list[Case]:
         b = _batch_tag(n)
         cases.append(Case(f"dw_direct_{b}_c16f16_k3p1", conv_dw(f"dw_direct_{b}", n, 16, 16, 16, 3, p=1), DW))
         if n == 1:
-            # One image per forall iteration: at batch 1 the loop has one iteration and is
-            # folded away; the vector code is still there.
-            cases.append(Case(
-                "dx_direct_n1_c16f16_k3p1", conv_dx("dx_direct_n1", 1, 16, 16, 16, 3, p=1),
-                (Somewhere("8 f x 8 ow register tiles", accumulator("8x8")), Somewhere("FMAs along ow", FMA_8), *CONV),
-            ))
+            # One image and 8 filters per forall iteration: at batch 1 the thread loop
+            # still has F/8 iterations.
             cases.append(Case(
                 "dx_direct_n1_c16f16_k3p1-threads", conv_dx("dx_direct_n1_threads", 1, 16, 16, 16, 3, p=1),
-                (Threaded("FMAs along ow in a thread loop", FMA_8),),
-                xfail=(
-                    "conv.mlir tiles the batch by 1 (one image per scf.forall iteration): at batch 1"
-                    " the forall has one iteration and is folded away, so optimizing-omp runs the"
-                    " whole conv (dx phases, forward conv) on one thread"
-                ),
+                CONV_8F_3X3,
             ))
         else:
             cases.append(Case(f"dx_direct_{b}_c16f16_k3p1", conv_dx(f"dx_direct_{b}", n, 16, 16, 16, 3, p=1), CONV_8F_3X3))

@@ -4,9 +4,10 @@
 // Vector lanes run along the output width (ow), the contiguous axis of NCHW, so no
 // transposes are needed (the 1-D conv vectorizer computes in NWC and transposes NCW
 // operands in registers). Per conv, with L = @f32_lanes:
-//   generalize; one image per scf.forall iteration (tile size 1 over the batch; OpenMP
-//   shares the iterations among its threads), so the tile's batch is a static 1 whatever
-//   the batch is: odd, 1 or dynamic. (Splitting the batch into @num_threads parts gave the
+//   generalize; one image, and 8 filters where the conv has at least 8, per scf.forall
+//   iteration (OpenMP shares the iterations among its threads), so the tile's batch is a
+//   static 1 whatever the batch is (odd, 1 or dynamic) and one image still has work for
+//   every thread. (Splitting the batch into @num_threads parts gave the
 //   last part a dynamic size at an odd or dynamic batch; the tile then did not vectorize
 //   and the whole conv ran as scalar loops.)
 //   split ow into chunks of L-column tiles (@split_dim3_in_vector_chunks, continuous tile
@@ -38,6 +39,25 @@ module attributes {transform.with_named_sequence} {
       %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
       %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
       transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // As @match_conv, with at least one full 8-filter register tile: such a conv is also
+  // split into 8-filter blocks across the threads, so that one image still keeps every
+  // thread busy. (With fewer filters, e.g. the stem's dx with 3, a filter-block tile of the
+  // forall has a dynamic size and would not vectorize.)
+  transform.named_sequence @match_conv_filter_blocks(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
+      %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %f, %c8 : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
@@ -76,25 +96,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A thread's tile of the conv: ow chunks, each register-tiled by @schedule_conv_chunk.
+  transform.named_sequence @schedule_conv_thread_tile(%t: !transform.any_op {transform.consumed}) {
+    %chunks, %widths = transform.include @split_dim3_in_vector_chunks failures(propagate) (%t)
+        : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>)
+    transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
+    ^bb1(%chunk: !transform.any_op, %width: !transform.param<i64>):
+      transform.include @schedule_conv_chunk failures(suppress) (%chunk, %width)
+          : (!transform.any_op, !transform.param<i64>) -> ()
+    }
+    transform.yield
+  }
+
+  // One image per scf.forall iteration.
   transform.named_sequence @schedule_conv(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%c: !transform.any_op):
       %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
       %t, %forall = transform.structured.tile_using_forall %g tile_sizes [1]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %chunks, %widths = transform.include @split_dim3_in_vector_chunks failures(propagate) (%t)
-          : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>)
-      transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
-      ^bb1(%chunk: !transform.any_op, %width: !transform.param<i64>):
-        transform.include @schedule_conv_chunk failures(suppress) (%chunk, %width)
-            : (!transform.any_op, !transform.param<i64>) -> ()
-      }
+      transform.include @schedule_conv_thread_tile failures(propagate) (%t) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  // One image and 8 filters per scf.forall iteration.
+  transform.named_sequence @schedule_conv_filter_blocks(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
+      %t, %forall = transform.structured.tile_using_forall %g tile_sizes [1, 8]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.include @schedule_conv_thread_tile failures(propagate) (%t) : (!transform.any_op) -> ()
     }
     transform.yield
   }
 
   transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
+        @match_conv_filter_blocks -> @schedule_conv_filter_blocks,
         @match_conv -> @schedule_conv
         : (!transform.any_op) -> !transform.any_op
     transform.yield %updated : !transform.any_op
