@@ -26,8 +26,7 @@ from xdsl.ir import Operation, SSAValue
 
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
-from rlx_mlir.errors import InternalError
-from rlx_mlir.ir import DiagnosticError, make_context, parse_module, verify_module
+from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
 
 
 def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp:
@@ -49,10 +48,7 @@ def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp
     mark_batch_groups(module)
     for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass()):
         pass_.apply(ctx, module)
-        try:
-            verify_module(module)
-        except DiagnosticError as error:
-            raise InternalError(f"{pass_.name} produced IR that does not verify: {error}") from error
+        verify_pass_output(module, pass_.name)
     return module
 
 

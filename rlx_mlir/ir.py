@@ -24,6 +24,7 @@ from xdsl.utils.lexer import Input, Span
 
 from rlx_mlir.compat import LinearTimeLexer
 from rlx_mlir.dialects.rlx import RLX
+from rlx_mlir.errors import InternalError
 
 
 @dataclass
@@ -138,6 +139,14 @@ def verify_module(module: Operation) -> None:
     """Verify op by op, parents first, so that a failure names the op and where it is."""
     for op in module.walk():
         verify_op(op)
+
+
+def verify_pass_output(module: Operation, pass_name: str) -> None:
+    """Verify what a pass made of verified input: IR that does not verify is the pass's bug."""
+    try:
+        verify_module(module)
+    except DiagnosticError as error:
+        raise InternalError(f"pass '{pass_name}' produced IR that does not verify: {error}") from error
 
 
 def verify_op(op: Operation) -> None:

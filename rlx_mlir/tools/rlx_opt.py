@@ -25,8 +25,8 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import rlx_mlir
-from rlx_mlir.errors import InternalError, UserValueError
-from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module
+from rlx_mlir.errors import UserValueError
+from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module, verify_pass_output
 from rlx_mlir.tools.cli import run_tool, write_output
 from rlx_mlir.universe import RLX_UNIVERSE
 
@@ -122,11 +122,8 @@ class RlxOptMain(xDSLOptMain):
         def verify_after(previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None) -> None:
             if previous is None or self.args.disable_verify:
                 return
-            try:
-                verify_module(module)
-            except DiagnosticError as error:
-                # The input verified before the pass: invalid output is the pass's bug.
-                raise InternalError(f"pass '{previous.name}' produced IR that does not verify: {error}") from error
+            # The input verified before the pass: invalid output is the pass's bug.
+            verify_pass_output(module, previous.name)
 
         # Unknown passes and bad options are the user's: xDSL and our option checks raise
         # ValueError/TypeError (and ArgSpecParseError, a BaseException) for them. Nothing
