@@ -49,12 +49,9 @@ module attributes {transform.with_named_sequence} {
   // thread busy. (With fewer filters, e.g. the stem's dx with 3, a filter-block tile of the
   // forall has a dynamic size and would not vectorize.)
   transform.named_sequence @match_conv_filter_blocks(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
-    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    %conv = transform.include @match_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
-      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
-      transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
       %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
       transform.match.param.cmpi ge %f, %c8 : !transform.param<i64>
