@@ -5,6 +5,23 @@
 // (tensor, i64 dense array, integer, bool). Element types, array lengths and shapes
 // are checked by the Python verifiers only.
 irdl.dialect @rlx {
+  irdl.operation @conv1d {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
   irdl.operation @conv2d {
     %input = irdl.base "!builtin.tensor"
     %weight = irdl.base "!builtin.tensor"
@@ -19,6 +36,42 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv3d {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose1d {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %output_padding = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "output_padding" = %output_padding,
       "groups" = %groups
     }
   }
@@ -41,6 +94,45 @@ irdl.dialect @rlx {
       "groups" = %groups
     }
   }
+  irdl.operation @conv_transpose3d {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %output_padding = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "output_padding" = %output_padding,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @max_pool1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
   irdl.operation @max_pool2d {
     %input = irdl.base "!builtin.tensor"
     irdl.operands(input: %input)
@@ -49,10 +141,60 @@ irdl.dialect @rlx {
     %kernel_size = irdl.base "#builtin.dense_array"
     %stride = irdl.base "#builtin.dense_array"
     %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
     irdl.attributes {
       "kernel_size" = %kernel_size,
       "stride" = %stride,
-      "padding" = %padding
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @max_pool3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @avg_pool1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
     }
   }
   irdl.operation @avg_pool2d {
@@ -65,13 +207,79 @@ irdl.dialect @rlx {
     %padding = irdl.base "#builtin.dense_array"
     %true = irdl.is true
     %false = irdl.is false
-    %count_include_pad = irdl.any_of(%true, %false)
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
     irdl.attributes {
       "kernel_size" = %kernel_size,
       "stride" = %stride,
       "padding" = %padding,
-      "count_include_pad" = %count_include_pad
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
     }
+  }
+  irdl.operation @avg_pool3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
+    }
+  }
+  irdl.operation @adaptive_avg_pool1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_avg_pool2d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_avg_pool3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool2d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
   }
   irdl.operation @matmul {
     %lhs = irdl.base "!builtin.tensor"
@@ -79,6 +287,22 @@ irdl.dialect @rlx {
     irdl.operands(lhs: %lhs, rhs: %rhs)
     %result = irdl.base "!builtin.tensor"
     irdl.results(result: %result)
+  }
+  irdl.operation @im2col1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation
+    }
   }
   irdl.operation @im2col {
     %input = irdl.base "!builtin.tensor"
@@ -96,10 +320,83 @@ irdl.dialect @rlx {
       "dilation" = %dilation
     }
   }
+  irdl.operation @im2col3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation
+    }
+  }
+  irdl.operation @conv1d_backward_weight {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
   irdl.operation @conv2d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
     irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv3d_backward_weight {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv1d_backward_input {
+    %grad_output = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, weight: %weight)
     %result = irdl.base "!builtin.tensor"
     irdl.results(result: %result)
     %kernel_size = irdl.base "#builtin.dense_array"
@@ -134,6 +431,154 @@ irdl.dialect @rlx {
       "groups" = %groups
     }
   }
+  irdl.operation @conv3d_backward_input {
+    %grad_output = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose1d_backward_input {
+    %grad_output = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose2d_backward_input {
+    %grad_output = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose3d_backward_input {
+    %grad_output = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, weight: %weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose1d_backward_weight {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose2d_backward_weight {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @conv_transpose3d_backward_weight {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "groups" = %groups
+    }
+  }
+  irdl.operation @max_pool1d_backward {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
   irdl.operation @max_pool2d_backward {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -143,10 +588,61 @@ irdl.dialect @rlx {
     %kernel_size = irdl.base "#builtin.dense_array"
     %stride = irdl.base "#builtin.dense_array"
     %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
     irdl.attributes {
       "kernel_size" = %kernel_size,
       "stride" = %stride,
-      "padding" = %padding
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @max_pool3d_backward {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @avg_pool1d_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
     }
   }
   irdl.operation @avg_pool2d_backward {
@@ -159,12 +655,81 @@ irdl.dialect @rlx {
     %padding = irdl.base "#builtin.dense_array"
     %true = irdl.is true
     %false = irdl.is false
-    %count_include_pad = irdl.any_of(%true, %false)
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
     irdl.attributes {
       "kernel_size" = %kernel_size,
       "stride" = %stride,
       "padding" = %padding,
-      "count_include_pad" = %count_include_pad
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
     }
+  }
+  irdl.operation @avg_pool3d_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    %true_1 = irdl.is true
+    %false_1 = irdl.is false
+    %count_include_pad = irdl.any_of(%true_1, %false_1)
+    %divisor_override = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "ceil_mode" = %ceil_mode,
+      "count_include_pad" = %count_include_pad,
+      "divisor_override" = %divisor_override
+    }
+  }
+  irdl.operation @adaptive_avg_pool1d_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_avg_pool2d_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_avg_pool3d_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool1d_backward {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool2d_backward {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool3d_backward {
+    %input = irdl.base "!builtin.tensor"
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
   }
 }

@@ -107,8 +107,81 @@ AVG_POOL_BWD = OpCase(rlx.AvgPool2dBackwardOp, ((1, 4, 4, 4),), (1, 4, 8, 8), PO
 
 BASELINES = [CONV2D, CONV_T, MAX_POOL, AVG_POOL, MATMUL, IM2COL, BWD_WEIGHT, BWD_INPUT, MAX_POOL_BWD, AVG_POOL_BWD]
 
+# The other ranks of each family, and the 2-D ops new with them.
+CONV_T_BWD_INPUT = OpCase(rlx.ConvTranspose2dBackwardInputOp, ((1, 2, 8, 8), (4, 2, 3, 3)), (1, 4, 4, 4),
+                          dict(stride=(2, 2), padding=(1, 1)))
+CONV_T_BWD_WEIGHT = OpCase(rlx.ConvTranspose2dBackwardWeightOp, ((1, 4, 4, 4), (1, 2, 8, 8)), (4, 2, 3, 3),
+                           dict(kernel_size=(3, 3), stride=(2, 2), padding=(1, 1)))
+ADAPTIVE = [
+    OpCase(rlx.AdaptiveAvgPool2dOp, ((2, 3, 7, 9),), (2, 3, 3, 4)),
+    OpCase(rlx.AdaptiveMaxPool2dOp, ((2, 3, 7, 9),), (2, 3, 3, 4)),
+    OpCase(rlx.AdaptiveAvgPool2dBackwardOp, ((2, 3, 3, 4),), (2, 3, 7, 9)),
+    OpCase(rlx.AdaptiveMaxPool2dBackwardOp, ((2, 3, 7, 9), (2, 3, 3, 4)), (2, 3, 7, 9)),
+]
+ONE_D = [
+    OpCase(rlx.Conv1dOp, ((Q, 4, 16), (8, 4, 3)), (Q, 8, 8), dict(stride=(2,), padding=(1,))),
+    OpCase(rlx.ConvTranspose1dOp, ((1, 4, 4), (4, 2, 3)), (1, 2, 8), dict(stride=(2,), padding=(1,), output_padding=(1,))),
+    OpCase(rlx.MaxPool1dOp, ((1, 4, 5),), (1, 4, 3), dict(kernel_size=(2,), stride=(2,), padding=(1,), ceil_mode=True)),
+    OpCase(rlx.AvgPool1dOp, ((1, 4, 8),), (1, 4, 4), dict(kernel_size=(2,), stride=(2,), padding=(0,))),
+    OpCase(rlx.Im2col1dOp, ((2, 4, 8),), (16, 12), dict(kernel_size=(3,), stride=(1,), padding=(1,))),
+    OpCase(rlx.Conv1dBackwardWeightOp, ((1, 4, 8), (1, 6, 8)), (6, 4, 3), dict(kernel_size=(3,), stride=(1,), padding=(1,))),
+    OpCase(rlx.Conv1dBackwardInputOp, ((1, 6, 8), (6, 4, 3)), (1, 4, 8), dict(kernel_size=(3,), stride=(1,), padding=(1,))),
+    OpCase(rlx.ConvTranspose1dBackwardInputOp, ((1, 2, 8), (4, 2, 3)), (1, 4, 4), dict(stride=(2,), padding=(1,))),
+    OpCase(rlx.ConvTranspose1dBackwardWeightOp, ((1, 4, 4), (1, 2, 8)), (4, 2, 3),
+           dict(kernel_size=(3,), stride=(2,), padding=(1,))),
+    OpCase(rlx.MaxPool1dBackwardOp, ((1, 4, 8), (1, 4, 4)), (1, 4, 8), dict(kernel_size=(2,), stride=(2,), padding=(0,))),
+    OpCase(rlx.AvgPool1dBackwardOp, ((1, 4, 4),), (1, 4, 8), dict(kernel_size=(2,), stride=(2,), padding=(0,))),
+    OpCase(rlx.AdaptiveAvgPool1dOp, ((2, 3, 7),), (2, 3, 3)),
+    OpCase(rlx.AdaptiveMaxPool1dOp, ((2, 3, 7),), (2, 3, 3)),
+    OpCase(rlx.AdaptiveAvgPool1dBackwardOp, ((2, 3, 3),), (2, 3, 7)),
+    OpCase(rlx.AdaptiveMaxPool1dBackwardOp, ((2, 3, 7), (2, 3, 3)), (2, 3, 7)),
+]
+K333 = dict(kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+POOL3 = dict(kernel_size=(2, 2, 2), stride=(2, 2, 2), padding=(0, 0, 0))
+THREE_D = [
+    OpCase(rlx.Conv3dOp, ((1, 4, 6, 6, 6), (6, 4, 3, 3, 3)), (1, 6, 6, 6, 6), dict(stride=(1, 1, 1), padding=(1, 1, 1))),
+    OpCase(rlx.ConvTranspose3dOp, ((1, 4, 3, 3, 3), (4, 2, 2, 2, 2)), (1, 2, 6, 6, 6),
+           dict(stride=(2, 2, 2), padding=(0, 0, 0))),
+    OpCase(rlx.MaxPool3dOp, ((2, 3, 8, 9, 10),), (2, 3, 4, 4, 5),
+           dict(kernel_size=(2, 3, 3), stride=(2, 2, 2), padding=(0, 1, 1), dilation=(1, 2, 2), ceil_mode=True)),
+    OpCase(rlx.AvgPool3dOp, ((1, 4, 4, 4, 4),), (1, 4, 2, 2, 2), POOL3),
+    OpCase(rlx.Im2col3dOp, ((1, 2, 4, 4, 4),), (64, 54), K333),
+    OpCase(rlx.Conv3dBackwardWeightOp, ((1, 4, 6, 6, 6), (1, 6, 6, 6, 6)), (6, 4, 3, 3, 3), K333),
+    OpCase(rlx.Conv3dBackwardInputOp, ((Q, 6, 6, 6, 6), (6, 4, 3, 3, 3)), (Q, 4, 6, 6, 6), K333),
+    OpCase(rlx.ConvTranspose3dBackwardInputOp, ((1, 2, 6, 6, 6), (4, 2, 2, 2, 2)), (1, 4, 3, 3, 3),
+           dict(stride=(2, 2, 2), padding=(0, 0, 0))),
+    OpCase(rlx.ConvTranspose3dBackwardWeightOp, ((1, 4, 3, 3, 3), (1, 2, 6, 6, 6)), (4, 2, 2, 2, 2),
+           dict(kernel_size=(2, 2, 2), stride=(2, 2, 2), padding=(0, 0, 0))),
+    OpCase(rlx.MaxPool3dBackwardOp, ((1, 4, 4, 4, 4), (1, 4, 2, 2, 2)), (1, 4, 4, 4, 4), POOL3),
+    OpCase(rlx.AvgPool3dBackwardOp, ((1, 4, 2, 2, 2),), (1, 4, 4, 4, 4), POOL3),
+    OpCase(rlx.AdaptiveAvgPool3dOp, ((2, 3, 5, 7, 9),), (2, 3, 2, 3, 4)),
+    OpCase(rlx.AdaptiveMaxPool3dOp, ((2, 3, 5, 7, 9),), (2, 3, 2, 3, 4)),
+    OpCase(rlx.AdaptiveAvgPool3dBackwardOp, ((2, 3, 2, 3, 4),), (2, 3, 5, 7, 9)),
+    OpCase(rlx.AdaptiveMaxPool3dBackwardOp, ((2, 3, 5, 7, 9), (2, 3, 2, 3, 4)), (2, 3, 5, 7, 9)),
+]
+
 VALID = [
     *BASELINES,
+    CONV_T_BWD_INPUT,
+    CONV_T_BWD_WEIGHT,
+    *ADAPTIVE,
+    *ONE_D,
+    *THREE_D,
+    CONV2D.with_("per-side-padding", result=(1, 6, 7, 9), padding=(0, 1, 1, 2)),
+    CONV2D.with_("same-even-kernel", operands=((1, 4, 8, 8), (6, 4, 2, 4)), result=(1, 6, 8, 8), padding=(0, 1, 1, 2)),
+    CONV_T.with_("per-side-padding", result=(1, 2, 9, 8), padding=(0, 1, 1, 1)),
+    CONV_T_BWD_INPUT.with_("output-padding-past-stride", operands=((1, 2, 16, 13), (4, 2, 3, 3)), result=(1, 4, 4, 4),
+                           stride=(3, 2), padding=(1, 1), dilation=(4, 4)),
+    MAX_POOL.with_("ceil-changes-size", operands=((1, 4, 7, 7),), result=(1, 4, 4, 4), ceil_mode=True),
+    MAX_POOL.with_("ceil-keeps-size", operands=((1, 4, 8, 8),), result=(1, 4, 4, 4), ceil_mode=True),
+    MAX_POOL.with_("dilated-per-side", operands=((1, 4, 9, 9),), result=(1, 4, 3, 3), kernel_size=(3, 3),
+                   padding=(1, 0, 0, 1), dilation=(2, 2)),
+    AVG_POOL.with_("ceil-divisor-override", operands=((1, 4, 7, 7),), result=(1, 4, 4, 4), ceil_mode=True,
+                   divisor_override=3),
+    AVG_POOL_BWD.with_("ceil-exclude-pad", operands=((1, 4, 4, 4),), result=(1, 4, 7, 7), kernel_size=(3, 3),
+                       padding=(1, 1), ceil_mode=True, count_include_pad=False),
+    MAX_POOL_BWD.with_("ceil-dilated", operands=((1, 4, 7, 7), (1, 4, 3, 3)), result=(1, 4, 7, 7),
+                       kernel_size=(2, 2), dilation=(2, 2), ceil_mode=True),
     CONV2D.with_("grouped-dilated-stride2-dynbatch", operands=((Q, 4, 9, 9), (6, 2, 3, 3)), result=(Q, 6, 4, 4),
                  stride=(2, 2), dilation=(2, 2), groups=2),
     CONV2D.with_("depthwise-f64", operands=((2, 4, 8, 8), (4, 1, 3, 3)), result=(2, 4, 8, 8), groups=4, dtype=F64),
@@ -291,7 +364,7 @@ def test_conv_transpose_dynamic_weight_message_has_no_raw_sentinel():
 
 @pytest.mark.parametrize(
     "spec, value",
-    [(rlx.PAIR, (2, 3)), (rlx.PAIR, (0, 0)), (rlx.INT, 4), (rlx.BOOL, False), (rlx.BOOL, True)],
+    [(rlx.SIZES, (2, 3)), (rlx.SIZES, (0, 0)), (rlx.INT, 4), (rlx.BOOL, False), (rlx.BOOL, True)],
     ids=lambda v: v.name if isinstance(v, rlx.PropertyKind) else str(v),
 )
 def test_property_kind_round_trips(spec, value):
@@ -300,7 +373,7 @@ def test_property_kind_round_trips(spec, value):
 
 
 def test_property_kinds_are_stored_as_i64_arrays_i64_integers_and_bools():
-    assert rlx.PAIR.to_attribute((1, 2)) == DenseArrayBase.from_list(i64, [1, 2])
+    assert rlx.SIZES.to_attribute((1, 2)) == DenseArrayBase.from_list(i64, [1, 2])
     assert rlx.INT.to_attribute(3) == IntegerAttr(3, i64)
     assert rlx.BOOL.to_attribute(False) == IntegerAttr(0, rlx.I1)
     assert rlx.INT.to_attribute(3) != IntegerAttr(3, i32)

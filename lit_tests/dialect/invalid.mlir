@@ -132,7 +132,7 @@ func.func @wrong_array_length_avg_pool2d(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x
 
 // wrong array length: rlx.im2col.
 func.func @wrong_array_length_im2col(%x: tensor<1x4x8x8xf32>) -> tensor<64x36xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected 'padding' to have 2 values (height, width), got 0
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col' op expected 'padding' to have 2 values (each side alike) or 4 (low then high per axis), got 0
   %r = rlx.im2col %x kernel_size [3, 3] stride [1, 1] padding [] : (tensor<1x4x8x8xf32>) -> tensor<64x36xf32>
   return %r : tensor<64x36xf32>
 }
@@ -159,8 +159,8 @@ func.func @wrong_array_length_conv2d_backward_input(%dy: tensor<1x6x8x8xf32>, %w
 
 // wrong array length: rlx.max_pool2d_backward.
 func.func @wrong_array_length_max_pool2d_backward(%x: tensor<1x4x8x8xf32>, %dy: tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32> {
-  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected 'padding' to have 2 values (height, width), got 4
-  %r = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0, 0, 0] : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d_backward' op expected 'padding' to have 2 values (each side alike) or 4 (low then high per axis), got 3
+  %r = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0, 0] : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
   return %r : tensor<1x4x8x8xf32>
 }
 

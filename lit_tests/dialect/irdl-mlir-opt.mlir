@@ -21,14 +21,14 @@
 // CHECK-LABEL: func.func @every_op
 // CHECK: "rlx.conv2d"(%{{.*}}, %{{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<?x6x8x8xf32>
 // CHECK: "rlx.conv_transpose2d"(%{{.*}}, %{{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}
-// CHECK: "rlx.max_pool2d"(%{{.*}}) {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
-// CHECK: "rlx.avg_pool2d"(%{{.*}}) {count_include_pad = false, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+// CHECK: "rlx.max_pool2d"(%{{.*}}) {ceil_mode = false, dilation = array<i64: 1, 1>, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+// CHECK: "rlx.avg_pool2d"(%{{.*}}) {ceil_mode = false, count_include_pad = false, divisor_override = 0 : i64, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
 // CHECK: "rlx.matmul"(%{{.*}}, %{{.*}}) : (tensor<?x4x8xf16>, tensor<?x8x16xf16>) -> tensor<?x4x16xf16>
 // CHECK: "rlx.im2col"(%{{.*}}) {dilation = array<i64: 1, 1>, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
 // CHECK: "rlx.conv2d_backward_weight"(%{{.*}}, %{{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
 // CHECK: "rlx.conv2d_backward_input"(%{{.*}}, %{{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
-// CHECK: "rlx.max_pool2d_backward"(%{{.*}}, %{{.*}}) {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
-// CHECK: "rlx.avg_pool2d_backward"(%{{.*}}) {count_include_pad = true, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+// CHECK: "rlx.max_pool2d_backward"(%{{.*}}, %{{.*}}) {ceil_mode = false, dilation = array<i64: 1, 1>, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+// CHECK: "rlx.avg_pool2d_backward"(%{{.*}}) {ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64, kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
 func.func @every_op(%x: tensor<?x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %t: tensor<?x6x4x4xf32>, %tw: tensor<6x2x3x3xf32>,
                     %a: tensor<?x4x8xf16>, %b: tensor<?x8x16xf16>) -> tensor<?x4x16xf16> {
   %y = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<?x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<?x6x8x8xf32>

@@ -53,7 +53,7 @@ func.func @conv_transpose2d_grouped(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3x
 // CHECK-LABEL: func.func @max_pool2d
 // CHECK:       rlx.max_pool2d %{{.*}} kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x3x8x8xf16>) -> tensor<?x3x4x4xf16>
 // GENERIC-LABEL: sym_name = "max_pool2d"
-// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>}>
+// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = false}>
 func.func @max_pool2d(%x: tensor<?x3x8x8xf16>) -> tensor<?x3x4x4xf16> {
   %y = rlx.max_pool2d %x kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x3x8x8xf16>) -> tensor<?x3x4x4xf16>
   return %y : tensor<?x3x4x4xf16>
@@ -63,7 +63,7 @@ func.func @max_pool2d(%x: tensor<?x3x8x8xf16>) -> tensor<?x3x4x4xf16> {
 // CHECK-LABEL: func.func @avg_pool2d
 // CHECK:       rlx.avg_pool2d %{{.*}} kernel_size [2, 2] stride [2, 2] padding [1, 1] : (tensor<2x3x8x8xbf16>) -> tensor<2x3x5x5xbf16>
 // GENERIC-LABEL: sym_name = "avg_pool2d"
-// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, count_include_pad = true}>
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64}>
 func.func @avg_pool2d(%x: tensor<2x3x8x8xbf16>) -> tensor<2x3x5x5xbf16> {
   %y = rlx.avg_pool2d %x kernel_size [2, 2] stride [2, 2] padding [1, 1] count_include_pad true : (tensor<2x3x8x8xbf16>) -> tensor<2x3x5x5xbf16>
   return %y : tensor<2x3x5x5xbf16>
@@ -72,7 +72,7 @@ func.func @avg_pool2d(%x: tensor<2x3x8x8xbf16>) -> tensor<2x3x5x5xbf16> {
 // CHECK-LABEL: func.func @avg_pool2d_exclude_pad
 // CHECK:       rlx.avg_pool2d %{{.*}} kernel_size [3, 3] stride [1, 1] padding [1, 1] count_include_pad false : (tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32>
 // GENERIC-LABEL: sym_name = "avg_pool2d_exclude_pad"
-// GENERIC:     count_include_pad = false}>
+// GENERIC:     count_include_pad = false, divisor_override = 0 : i64}>
 func.func @avg_pool2d_exclude_pad(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32> {
   %y = rlx.avg_pool2d %x kernel_size [3, 3] stride [1, 1] padding [1, 1] count_include_pad false : (tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32>
   return %y : tensor<?x3x8x8xf32>
@@ -150,7 +150,7 @@ func.func @conv2d_backward_input_grouped(%dy: tensor<1x6x5x5xbf16>, %w: tensor<6
 // CHECK-LABEL: func.func @max_pool2d_backward
 // CHECK:       rlx.max_pool2d_backward %{{.*}}, %{{.*}} kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x3x8x8xf32>, tensor<?x3x4x4xf32>) -> tensor<?x3x8x8xf32>
 // GENERIC-LABEL: sym_name = "max_pool2d_backward"
-// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>}>
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false}>
 func.func @max_pool2d_backward(%x: tensor<?x3x8x8xf32>, %dy: tensor<?x3x4x4xf32>) -> tensor<?x3x8x8xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x3x8x8xf32>, tensor<?x3x4x4xf32>) -> tensor<?x3x8x8xf32>
   return %dx : tensor<?x3x8x8xf32>
@@ -159,7 +159,7 @@ func.func @max_pool2d_backward(%x: tensor<?x3x8x8xf32>, %dy: tensor<?x3x4x4xf32>
 // CHECK-LABEL: func.func @avg_pool2d_backward
 // CHECK:       rlx.avg_pool2d_backward %{{.*}} kernel_size [3, 3] stride [2, 2] padding [1, 1] count_include_pad false : (tensor<?x3x4x4xf64>) -> tensor<?x3x8x8xf64>
 // GENERIC-LABEL: sym_name = "avg_pool2d_backward"
-// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, count_include_pad = false}>
+// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, divisor_override = 0 : i64}>
 func.func @avg_pool2d_backward(%dy: tensor<?x3x4x4xf64>) -> tensor<?x3x8x8xf64> {
   %dx = rlx.avg_pool2d_backward %dy kernel_size [3, 3] stride [2, 2] padding [1, 1] count_include_pad false : (tensor<?x3x4x4xf64>) -> tensor<?x3x8x8xf64>
   return %dx : tensor<?x3x8x8xf64>
@@ -172,3 +172,396 @@ func.func @discardable_attribute(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
   %y = rlx.avg_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] attributes {rlx.tag = "layer1"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
   return %y : tensor<1x3x4x4xf32>
 }
+
+// -- 1-D and 3-D ops, adaptive pools, transposed-conv gradients, per-side padding, ceil_mode,
+// -- max-pool dilation and divisor_override (issue 11).
+// CHECK-LABEL: func.func @adaptive_avg_pool2d_2x3x7x9_f32
+// CHECK:       rlx.adaptive_avg_pool2d %{{.*}} : (tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32>
+func.func @adaptive_avg_pool2d_2x3x7x9_f32(%0: tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32> {
+  %1 = rlx.adaptive_avg_pool2d %0 : (tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32>
+  return %1 : tensor<2x3x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool2d_2x3x7x9_f32
+// CHECK:       rlx.adaptive_max_pool2d %{{.*}} : (tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32>
+func.func @adaptive_max_pool2d_2x3x7x9_f32(%0: tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32> {
+  %1 = rlx.adaptive_max_pool2d %0 : (tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32>
+  return %1 : tensor<2x3x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d_backward_2x3x3x4_f32
+// CHECK:       rlx.adaptive_avg_pool2d_backward %{{.*}} : (tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32>
+func.func @adaptive_avg_pool2d_backward_2x3x3x4_f32(%0: tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32> {
+  %1 = rlx.adaptive_avg_pool2d_backward %0 : (tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32>
+  return %1 : tensor<2x3x7x9xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool2d_backward_2x3x7x9_2x3x3x4_f32
+// CHECK:       rlx.adaptive_max_pool2d_backward %{{.*}}, %{{.*}} : (tensor<2x3x7x9xf32>, tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32>
+func.func @adaptive_max_pool2d_backward_2x3x7x9_2x3x3x4_f32(%0: tensor<2x3x7x9xf32>, %1: tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32> {
+  %2 = rlx.adaptive_max_pool2d_backward %0, %1 : (tensor<2x3x7x9xf32>, tensor<2x3x3x4xf32>) -> tensor<2x3x7x9xf32>
+  return %2 : tensor<2x3x7x9xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d__x4x16_8x4x3_f32
+// CHECK:       rlx.conv1d %{{.*}}, %{{.*}} stride [2] padding [1] : (tensor<?x4x16xf32>, tensor<8x4x3xf32>) -> tensor<?x8x8xf32>
+// GENERIC-LABEL: sym_name = "conv1d__x4x16_8x4x3_f32"
+// GENERIC:     <{stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64}>
+func.func @conv1d__x4x16_8x4x3_f32(%0: tensor<?x4x16xf32>, %1: tensor<8x4x3xf32>) -> tensor<?x8x8xf32> {
+  %2 = rlx.conv1d %0, %1 stride [2] padding [1] : (tensor<?x4x16xf32>, tensor<8x4x3xf32>) -> tensor<?x8x8xf32>
+  return %2 : tensor<?x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose1d_1x4x4_4x2x3_f32
+// CHECK:       rlx.conv_transpose1d %{{.*}}, %{{.*}} stride [2] padding [1] output_padding [1] : (tensor<1x4x4xf32>, tensor<4x2x3xf32>) -> tensor<1x2x8xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose1d_1x4x4_4x2x3_f32"
+// GENERIC:     <{stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, output_padding = array<i64: 1>, groups = 1 : i64}>
+func.func @conv_transpose1d_1x4x4_4x2x3_f32(%0: tensor<1x4x4xf32>, %1: tensor<4x2x3xf32>) -> tensor<1x2x8xf32> {
+  %2 = rlx.conv_transpose1d %0, %1 stride [2] padding [1] output_padding [1] : (tensor<1x4x4xf32>, tensor<4x2x3xf32>) -> tensor<1x2x8xf32>
+  return %2 : tensor<1x2x8xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool1d_1x4x5_f32
+// CHECK:       rlx.max_pool1d %{{.*}} kernel_size [2] stride [2] padding [1] ceil_mode true : (tensor<1x4x5xf32>) -> tensor<1x4x3xf32>
+// GENERIC-LABEL: sym_name = "max_pool1d_1x4x5_f32"
+// GENERIC:     <{kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, ceil_mode = true}>
+func.func @max_pool1d_1x4x5_f32(%0: tensor<1x4x5xf32>) -> tensor<1x4x3xf32> {
+  %1 = rlx.max_pool1d %0 kernel_size [2] stride [2] padding [1] ceil_mode true : (tensor<1x4x5xf32>) -> tensor<1x4x3xf32>
+  return %1 : tensor<1x4x3xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool1d_1x4x8_f32
+// CHECK:       rlx.avg_pool1d %{{.*}} kernel_size [2] stride [2] padding [0] : (tensor<1x4x8xf32>) -> tensor<1x4x4xf32>
+// GENERIC-LABEL: sym_name = "avg_pool1d_1x4x8_f32"
+// GENERIC:     <{kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>, ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64}>
+func.func @avg_pool1d_1x4x8_f32(%0: tensor<1x4x8xf32>) -> tensor<1x4x4xf32> {
+  %1 = rlx.avg_pool1d %0 kernel_size [2] stride [2] padding [0] : (tensor<1x4x8xf32>) -> tensor<1x4x4xf32>
+  return %1 : tensor<1x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @im2col1d_2x4x8_f32
+// CHECK:       rlx.im2col1d %{{.*}} kernel_size [3] stride [1] padding [1] : (tensor<2x4x8xf32>) -> tensor<16x12xf32>
+// GENERIC-LABEL: sym_name = "im2col1d_2x4x8_f32"
+// GENERIC:     <{kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>}>
+func.func @im2col1d_2x4x8_f32(%0: tensor<2x4x8xf32>) -> tensor<16x12xf32> {
+  %1 = rlx.im2col1d %0 kernel_size [3] stride [1] padding [1] : (tensor<2x4x8xf32>) -> tensor<16x12xf32>
+  return %1 : tensor<16x12xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d_backward_weight_1x4x8_1x6x8_f32
+// CHECK:       rlx.conv1d_backward_weight %{{.*}}, %{{.*}} kernel_size [3] stride [1] padding [1] : (tensor<1x4x8xf32>, tensor<1x6x8xf32>) -> tensor<6x4x3xf32>
+// GENERIC-LABEL: sym_name = "conv1d_backward_weight_1x4x8_1x6x8_f32"
+// GENERIC:     <{kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64}>
+func.func @conv1d_backward_weight_1x4x8_1x6x8_f32(%0: tensor<1x4x8xf32>, %1: tensor<1x6x8xf32>) -> tensor<6x4x3xf32> {
+  %2 = rlx.conv1d_backward_weight %0, %1 kernel_size [3] stride [1] padding [1] : (tensor<1x4x8xf32>, tensor<1x6x8xf32>) -> tensor<6x4x3xf32>
+  return %2 : tensor<6x4x3xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d_backward_input_1x6x8_6x4x3_f32
+// CHECK:       rlx.conv1d_backward_input %{{.*}}, %{{.*}} kernel_size [3] stride [1] padding [1] : (tensor<1x6x8xf32>, tensor<6x4x3xf32>) -> tensor<1x4x8xf32>
+// GENERIC-LABEL: sym_name = "conv1d_backward_input_1x6x8_6x4x3_f32"
+// GENERIC:     <{kernel_size = array<i64: 3>, stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64}>
+func.func @conv1d_backward_input_1x6x8_6x4x3_f32(%0: tensor<1x6x8xf32>, %1: tensor<6x4x3xf32>) -> tensor<1x4x8xf32> {
+  %2 = rlx.conv1d_backward_input %0, %1 kernel_size [3] stride [1] padding [1] : (tensor<1x6x8xf32>, tensor<6x4x3xf32>) -> tensor<1x4x8xf32>
+  return %2 : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose1d_backward_input_1x2x8_4x2x3_f32
+// CHECK:       rlx.conv_transpose1d_backward_input %{{.*}}, %{{.*}} stride [2] padding [1] : (tensor<1x2x8xf32>, tensor<4x2x3xf32>) -> tensor<1x4x4xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose1d_backward_input_1x2x8_4x2x3_f32"
+// GENERIC:     <{stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64}>
+func.func @conv_transpose1d_backward_input_1x2x8_4x2x3_f32(%0: tensor<1x2x8xf32>, %1: tensor<4x2x3xf32>) -> tensor<1x4x4xf32> {
+  %2 = rlx.conv_transpose1d_backward_input %0, %1 stride [2] padding [1] : (tensor<1x2x8xf32>, tensor<4x2x3xf32>) -> tensor<1x4x4xf32>
+  return %2 : tensor<1x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose1d_backward_weight_1x4x4_1x2x8_f32
+// CHECK:       rlx.conv_transpose1d_backward_weight %{{.*}}, %{{.*}} kernel_size [3] stride [2] padding [1] : (tensor<1x4x4xf32>, tensor<1x2x8xf32>) -> tensor<4x2x3xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose1d_backward_weight_1x4x4_1x2x8_f32"
+// GENERIC:     <{kernel_size = array<i64: 3>, stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64}>
+func.func @conv_transpose1d_backward_weight_1x4x4_1x2x8_f32(%0: tensor<1x4x4xf32>, %1: tensor<1x2x8xf32>) -> tensor<4x2x3xf32> {
+  %2 = rlx.conv_transpose1d_backward_weight %0, %1 kernel_size [3] stride [2] padding [1] : (tensor<1x4x4xf32>, tensor<1x2x8xf32>) -> tensor<4x2x3xf32>
+  return %2 : tensor<4x2x3xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool1d_backward_1x4x8_1x4x4_f32
+// CHECK:       rlx.max_pool1d_backward %{{.*}}, %{{.*}} kernel_size [2] stride [2] padding [0] : (tensor<1x4x8xf32>, tensor<1x4x4xf32>) -> tensor<1x4x8xf32>
+// GENERIC-LABEL: sym_name = "max_pool1d_backward_1x4x8_1x4x4_f32"
+// GENERIC:     <{kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>, dilation = array<i64: 1>, ceil_mode = false}>
+func.func @max_pool1d_backward_1x4x8_1x4x4_f32(%0: tensor<1x4x8xf32>, %1: tensor<1x4x4xf32>) -> tensor<1x4x8xf32> {
+  %2 = rlx.max_pool1d_backward %0, %1 kernel_size [2] stride [2] padding [0] : (tensor<1x4x8xf32>, tensor<1x4x4xf32>) -> tensor<1x4x8xf32>
+  return %2 : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool1d_backward_1x4x4_f32
+// CHECK:       rlx.avg_pool1d_backward %{{.*}} kernel_size [2] stride [2] padding [0] : (tensor<1x4x4xf32>) -> tensor<1x4x8xf32>
+// GENERIC-LABEL: sym_name = "avg_pool1d_backward_1x4x4_f32"
+// GENERIC:     <{kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>, ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64}>
+func.func @avg_pool1d_backward_1x4x4_f32(%0: tensor<1x4x4xf32>) -> tensor<1x4x8xf32> {
+  %1 = rlx.avg_pool1d_backward %0 kernel_size [2] stride [2] padding [0] : (tensor<1x4x4xf32>) -> tensor<1x4x8xf32>
+  return %1 : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool1d_2x3x7_f32
+// CHECK:       rlx.adaptive_avg_pool1d %{{.*}} : (tensor<2x3x7xf32>) -> tensor<2x3x3xf32>
+func.func @adaptive_avg_pool1d_2x3x7_f32(%0: tensor<2x3x7xf32>) -> tensor<2x3x3xf32> {
+  %1 = rlx.adaptive_avg_pool1d %0 : (tensor<2x3x7xf32>) -> tensor<2x3x3xf32>
+  return %1 : tensor<2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool1d_2x3x7_f32
+// CHECK:       rlx.adaptive_max_pool1d %{{.*}} : (tensor<2x3x7xf32>) -> tensor<2x3x3xf32>
+func.func @adaptive_max_pool1d_2x3x7_f32(%0: tensor<2x3x7xf32>) -> tensor<2x3x3xf32> {
+  %1 = rlx.adaptive_max_pool1d %0 : (tensor<2x3x7xf32>) -> tensor<2x3x3xf32>
+  return %1 : tensor<2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool1d_backward_2x3x3_f32
+// CHECK:       rlx.adaptive_avg_pool1d_backward %{{.*}} : (tensor<2x3x3xf32>) -> tensor<2x3x7xf32>
+func.func @adaptive_avg_pool1d_backward_2x3x3_f32(%0: tensor<2x3x3xf32>) -> tensor<2x3x7xf32> {
+  %1 = rlx.adaptive_avg_pool1d_backward %0 : (tensor<2x3x3xf32>) -> tensor<2x3x7xf32>
+  return %1 : tensor<2x3x7xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool1d_backward_2x3x7_2x3x3_f32
+// CHECK:       rlx.adaptive_max_pool1d_backward %{{.*}}, %{{.*}} : (tensor<2x3x7xf32>, tensor<2x3x3xf32>) -> tensor<2x3x7xf32>
+func.func @adaptive_max_pool1d_backward_2x3x7_2x3x3_f32(%0: tensor<2x3x7xf32>, %1: tensor<2x3x3xf32>) -> tensor<2x3x7xf32> {
+  %2 = rlx.adaptive_max_pool1d_backward %0, %1 : (tensor<2x3x7xf32>, tensor<2x3x3xf32>) -> tensor<2x3x7xf32>
+  return %2 : tensor<2x3x7xf32>
+}
+
+// CHECK-LABEL: func.func @conv3d_1x4x6x6x6_6x4x3x3x3_f32
+// CHECK:       rlx.conv3d %{{.*}}, %{{.*}} stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x4x6x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<1x6x6x6x6xf32>
+// GENERIC-LABEL: sym_name = "conv3d_1x4x6x6x6_6x4x3x3x3_f32"
+// GENERIC:     <{stride = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64}>
+func.func @conv3d_1x4x6x6x6_6x4x3x3x3_f32(%0: tensor<1x4x6x6x6xf32>, %1: tensor<6x4x3x3x3xf32>) -> tensor<1x6x6x6x6xf32> {
+  %2 = rlx.conv3d %0, %1 stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x4x6x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<1x6x6x6x6xf32>
+  return %2 : tensor<1x6x6x6x6xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose3d_1x4x3x3x3_4x2x2x2x2_f32
+// CHECK:       rlx.conv_transpose3d %{{.*}}, %{{.*}} stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x3x3x3xf32>, tensor<4x2x2x2x2xf32>) -> tensor<1x2x6x6x6xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose3d_1x4x3x3x3_4x2x2x2x2_f32"
+// GENERIC:     <{stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, groups = 1 : i64}>
+func.func @conv_transpose3d_1x4x3x3x3_4x2x2x2x2_f32(%0: tensor<1x4x3x3x3xf32>, %1: tensor<4x2x2x2x2xf32>) -> tensor<1x2x6x6x6xf32> {
+  %2 = rlx.conv_transpose3d %0, %1 stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x3x3x3xf32>, tensor<4x2x2x2x2xf32>) -> tensor<1x2x6x6x6xf32>
+  return %2 : tensor<1x2x6x6x6xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool3d_2x3x8x9x10_f32
+// CHECK:       rlx.max_pool3d %{{.*}} kernel_size [2, 3, 3] stride [2, 2, 2] padding [0, 1, 1] dilation [1, 2, 2] ceil_mode true : (tensor<2x3x8x9x10xf32>) -> tensor<2x3x4x4x5xf32>
+// GENERIC-LABEL: sym_name = "max_pool3d_2x3x8x9x10_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 3, 3>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 1, 1>, dilation = array<i64: 1, 2, 2>, ceil_mode = true}>
+func.func @max_pool3d_2x3x8x9x10_f32(%0: tensor<2x3x8x9x10xf32>) -> tensor<2x3x4x4x5xf32> {
+  %1 = rlx.max_pool3d %0 kernel_size [2, 3, 3] stride [2, 2, 2] padding [0, 1, 1] dilation [1, 2, 2] ceil_mode true : (tensor<2x3x8x9x10xf32>) -> tensor<2x3x4x4x5xf32>
+  return %1 : tensor<2x3x4x4x5xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool3d_1x4x4x4x4_f32
+// CHECK:       rlx.avg_pool3d %{{.*}} kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x4x4x4xf32>) -> tensor<1x4x2x2x2xf32>
+// GENERIC-LABEL: sym_name = "avg_pool3d_1x4x4x4x4_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64}>
+func.func @avg_pool3d_1x4x4x4x4_f32(%0: tensor<1x4x4x4x4xf32>) -> tensor<1x4x2x2x2xf32> {
+  %1 = rlx.avg_pool3d %0 kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x4x4x4xf32>) -> tensor<1x4x2x2x2xf32>
+  return %1 : tensor<1x4x2x2x2xf32>
+}
+
+// CHECK-LABEL: func.func @im2col3d_1x2x4x4x4_f32
+// CHECK:       rlx.im2col3d %{{.*}} kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x2x4x4x4xf32>) -> tensor<64x54xf32>
+// GENERIC-LABEL: sym_name = "im2col3d_1x2x4x4x4_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>}>
+func.func @im2col3d_1x2x4x4x4_f32(%0: tensor<1x2x4x4x4xf32>) -> tensor<64x54xf32> {
+  %1 = rlx.im2col3d %0 kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x2x4x4x4xf32>) -> tensor<64x54xf32>
+  return %1 : tensor<64x54xf32>
+}
+
+// CHECK-LABEL: func.func @conv3d_backward_weight_1x4x6x6x6_1x6x6x6x6_f32
+// CHECK:       rlx.conv3d_backward_weight %{{.*}}, %{{.*}} kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x4x6x6x6xf32>, tensor<1x6x6x6x6xf32>) -> tensor<6x4x3x3x3xf32>
+// GENERIC-LABEL: sym_name = "conv3d_backward_weight_1x4x6x6x6_1x6x6x6x6_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64}>
+func.func @conv3d_backward_weight_1x4x6x6x6_1x6x6x6x6_f32(%0: tensor<1x4x6x6x6xf32>, %1: tensor<1x6x6x6x6xf32>) -> tensor<6x4x3x3x3xf32> {
+  %2 = rlx.conv3d_backward_weight %0, %1 kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x4x6x6x6xf32>, tensor<1x6x6x6x6xf32>) -> tensor<6x4x3x3x3xf32>
+  return %2 : tensor<6x4x3x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @conv3d_backward_input__x6x6x6x6_6x4x3x3x3_f32
+// CHECK:       rlx.conv3d_backward_input %{{.*}}, %{{.*}} kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<?x6x6x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<?x4x6x6x6xf32>
+// GENERIC-LABEL: sym_name = "conv3d_backward_input__x6x6x6x6_6x4x3x3x3_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64}>
+func.func @conv3d_backward_input__x6x6x6x6_6x4x3x3x3_f32(%0: tensor<?x6x6x6x6xf32>, %1: tensor<6x4x3x3x3xf32>) -> tensor<?x4x6x6x6xf32> {
+  %2 = rlx.conv3d_backward_input %0, %1 kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<?x6x6x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<?x4x6x6x6xf32>
+  return %2 : tensor<?x4x6x6x6xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose3d_backward_input_1x2x6x6x6_4x2x2x2x2_f32
+// CHECK:       rlx.conv_transpose3d_backward_input %{{.*}}, %{{.*}} stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x2x6x6x6xf32>, tensor<4x2x2x2x2xf32>) -> tensor<1x4x3x3x3xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose3d_backward_input_1x2x6x6x6_4x2x2x2x2_f32"
+// GENERIC:     <{stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64}>
+func.func @conv_transpose3d_backward_input_1x2x6x6x6_4x2x2x2x2_f32(%0: tensor<1x2x6x6x6xf32>, %1: tensor<4x2x2x2x2xf32>) -> tensor<1x4x3x3x3xf32> {
+  %2 = rlx.conv_transpose3d_backward_input %0, %1 stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x2x6x6x6xf32>, tensor<4x2x2x2x2xf32>) -> tensor<1x4x3x3x3xf32>
+  return %2 : tensor<1x4x3x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose3d_backward_weight_1x4x3x3x3_1x2x6x6x6_f32
+// CHECK:       rlx.conv_transpose3d_backward_weight %{{.*}}, %{{.*}} kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x3x3x3xf32>, tensor<1x2x6x6x6xf32>) -> tensor<4x2x2x2x2xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose3d_backward_weight_1x4x3x3x3_1x2x6x6x6_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, groups = 1 : i64}>
+func.func @conv_transpose3d_backward_weight_1x4x3x3x3_1x2x6x6x6_f32(%0: tensor<1x4x3x3x3xf32>, %1: tensor<1x2x6x6x6xf32>) -> tensor<4x2x2x2x2xf32> {
+  %2 = rlx.conv_transpose3d_backward_weight %0, %1 kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x3x3x3xf32>, tensor<1x2x6x6x6xf32>) -> tensor<4x2x2x2x2xf32>
+  return %2 : tensor<4x2x2x2x2xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool3d_backward_1x4x4x4x4_1x4x2x2x2_f32
+// CHECK:       rlx.max_pool3d_backward %{{.*}}, %{{.*}} kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x4x4x4xf32>, tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "max_pool3d_backward_1x4x4x4x4_1x4x2x2x2_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, ceil_mode = false}>
+func.func @max_pool3d_backward_1x4x4x4x4_1x4x2x2x2_f32(%0: tensor<1x4x4x4x4xf32>, %1: tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32> {
+  %2 = rlx.max_pool3d_backward %0, %1 kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x4x4x4xf32>, tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32>
+  return %2 : tensor<1x4x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool3d_backward_1x4x2x2x2_f32
+// CHECK:       rlx.avg_pool3d_backward %{{.*}} kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "avg_pool3d_backward_1x4x2x2x2_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0>, ceil_mode = false, count_include_pad = true, divisor_override = 0 : i64}>
+func.func @avg_pool3d_backward_1x4x2x2x2_f32(%0: tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32> {
+  %1 = rlx.avg_pool3d_backward %0 kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] : (tensor<1x4x2x2x2xf32>) -> tensor<1x4x4x4x4xf32>
+  return %1 : tensor<1x4x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool3d_2x3x5x7x9_f32
+// CHECK:       rlx.adaptive_avg_pool3d %{{.*}} : (tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32>
+func.func @adaptive_avg_pool3d_2x3x5x7x9_f32(%0: tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32> {
+  %1 = rlx.adaptive_avg_pool3d %0 : (tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32>
+  return %1 : tensor<2x3x2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool3d_2x3x5x7x9_f32
+// CHECK:       rlx.adaptive_max_pool3d %{{.*}} : (tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32>
+func.func @adaptive_max_pool3d_2x3x5x7x9_f32(%0: tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32> {
+  %1 = rlx.adaptive_max_pool3d %0 : (tensor<2x3x5x7x9xf32>) -> tensor<2x3x2x3x4xf32>
+  return %1 : tensor<2x3x2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool3d_backward_2x3x2x3x4_f32
+// CHECK:       rlx.adaptive_avg_pool3d_backward %{{.*}} : (tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32>
+func.func @adaptive_avg_pool3d_backward_2x3x2x3x4_f32(%0: tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32> {
+  %1 = rlx.adaptive_avg_pool3d_backward %0 : (tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32>
+  return %1 : tensor<2x3x5x7x9xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool3d_backward_2x3x5x7x9_2x3x2x3x4_f32
+// CHECK:       rlx.adaptive_max_pool3d_backward %{{.*}}, %{{.*}} : (tensor<2x3x5x7x9xf32>, tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32>
+func.func @adaptive_max_pool3d_backward_2x3x5x7x9_2x3x2x3x4_f32(%0: tensor<2x3x5x7x9xf32>, %1: tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32> {
+  %2 = rlx.adaptive_max_pool3d_backward %0, %1 : (tensor<2x3x5x7x9xf32>, tensor<2x3x2x3x4xf32>) -> tensor<2x3x5x7x9xf32>
+  return %2 : tensor<2x3x5x7x9xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose2d_backward_input_1x2x8x8_4x2x3x3_f32
+// CHECK:       rlx.conv_transpose2d_backward_input %{{.*}}, %{{.*}} stride [2, 2] padding [1, 1] : (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose2d_backward_input_1x2x8x8_4x2x3x3_f32"
+// GENERIC:     <{stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64}>
+func.func @conv_transpose2d_backward_input_1x2x8x8_4x2x3x3_f32(%0: tensor<1x2x8x8xf32>, %1: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %2 = rlx.conv_transpose2d_backward_input %0, %1 stride [2, 2] padding [1, 1] : (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+  return %2 : tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose2d_backward_weight_1x4x4x4_1x2x8x8_f32
+// CHECK:       rlx.conv_transpose2d_backward_weight %{{.*}}, %{{.*}} kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<1x2x8x8xf32>) -> tensor<4x2x3x3xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose2d_backward_weight_1x4x4x4_1x2x8x8_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64}>
+func.func @conv_transpose2d_backward_weight_1x4x4x4_1x2x8x8_f32(%0: tensor<1x4x4x4xf32>, %1: tensor<1x2x8x8xf32>) -> tensor<4x2x3x3xf32> {
+  %2 = rlx.conv_transpose2d_backward_weight %0, %1 kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<1x2x8x8xf32>) -> tensor<4x2x3x3xf32>
+  return %2 : tensor<4x2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_per_side_padding_f32
+// CHECK:       rlx.conv2d %{{.*}}, %{{.*}} stride [1, 1] padding [0, 1, 1, 2] : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x7x9xf32>
+// GENERIC-LABEL: sym_name = "conv2d_per_side_padding_f32"
+// GENERIC:     <{stride = array<i64: 1, 1>, padding = array<i64: 0, 1, 1, 2>, dilation = array<i64: 1, 1>, groups = 1 : i64}>
+func.func @conv2d_per_side_padding_f32(%0: tensor<1x4x8x8xf32>, %1: tensor<6x4x3x3xf32>) -> tensor<1x6x7x9xf32> {
+  %2 = rlx.conv2d %0, %1 stride [1, 1] padding [0, 1, 1, 2] : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x7x9xf32>
+  return %2 : tensor<1x6x7x9xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_same_even_kernel_f32
+// CHECK:       rlx.conv2d %{{.*}}, %{{.*}} stride [1, 1] padding [0, 1, 1, 2] : (tensor<1x4x8x8xf32>, tensor<6x4x2x4xf32>) -> tensor<1x6x8x8xf32>
+// GENERIC-LABEL: sym_name = "conv2d_same_even_kernel_f32"
+// GENERIC:     <{stride = array<i64: 1, 1>, padding = array<i64: 0, 1, 1, 2>, dilation = array<i64: 1, 1>, groups = 1 : i64}>
+func.func @conv2d_same_even_kernel_f32(%0: tensor<1x4x8x8xf32>, %1: tensor<6x4x2x4xf32>) -> tensor<1x6x8x8xf32> {
+  %2 = rlx.conv2d %0, %1 stride [1, 1] padding [0, 1, 1, 2] : (tensor<1x4x8x8xf32>, tensor<6x4x2x4xf32>) -> tensor<1x6x8x8xf32>
+  return %2 : tensor<1x6x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose2d_per_side_padding_f32
+// CHECK:       rlx.conv_transpose2d %{{.*}}, %{{.*}} stride [2, 2] padding [0, 1, 1, 1] output_padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x8xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose2d_per_side_padding_f32"
+// GENERIC:     <{stride = array<i64: 2, 2>, padding = array<i64: 0, 1, 1, 1>, dilation = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, groups = 1 : i64}>
+func.func @conv_transpose2d_per_side_padding_f32(%0: tensor<1x4x4x4xf32>, %1: tensor<4x2x3x3xf32>) -> tensor<1x2x9x8xf32> {
+  %2 = rlx.conv_transpose2d %0, %1 stride [2, 2] padding [0, 1, 1, 1] output_padding [1, 1] : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x8xf32>
+  return %2 : tensor<1x2x9x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_transpose2d_backward_input_output_padding_past_stride_f32
+// CHECK:       rlx.conv_transpose2d_backward_input %{{.*}}, %{{.*}} stride [3, 2] padding [1, 1] dilation [4, 4] : (tensor<1x2x16x13xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "conv_transpose2d_backward_input_output_padding_past_stride_f32"
+// GENERIC:     <{stride = array<i64: 3, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 4, 4>, groups = 1 : i64}>
+func.func @conv_transpose2d_backward_input_output_padding_past_stride_f32(%0: tensor<1x2x16x13xf32>, %1: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %2 = rlx.conv_transpose2d_backward_input %0, %1 stride [3, 2] padding [1, 1] dilation [4, 4] : (tensor<1x2x16x13xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+  return %2 : tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_ceil_changes_size_f32
+// CHECK:       rlx.max_pool2d %{{.*}} kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true : (tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "max_pool2d_ceil_changes_size_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = true}>
+func.func @max_pool2d_ceil_changes_size_f32(%0: tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32> {
+  %1 = rlx.max_pool2d %0 kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true : (tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32>
+  return %1 : tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_ceil_keeps_size_f32
+// CHECK:       rlx.max_pool2d %{{.*}} kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "max_pool2d_ceil_keeps_size_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = true}>
+func.func @max_pool2d_ceil_keeps_size_f32(%0: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %1 = rlx.max_pool2d %0 kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %1 : tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_dilated_per_side_f32
+// CHECK:       rlx.max_pool2d %{{.*}} kernel_size [3, 3] stride [2, 2] padding [1, 0, 0, 1] dilation [2, 2] : (tensor<1x4x9x9xf32>) -> tensor<1x4x3x3xf32>
+// GENERIC-LABEL: sym_name = "max_pool2d_dilated_per_side_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilation = array<i64: 2, 2>, ceil_mode = false}>
+func.func @max_pool2d_dilated_per_side_f32(%0: tensor<1x4x9x9xf32>) -> tensor<1x4x3x3xf32> {
+  %1 = rlx.max_pool2d %0 kernel_size [3, 3] stride [2, 2] padding [1, 0, 0, 1] dilation [2, 2] : (tensor<1x4x9x9xf32>) -> tensor<1x4x3x3xf32>
+  return %1 : tensor<1x4x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_ceil_divisor_override_f32
+// CHECK:       rlx.avg_pool2d %{{.*}} kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true divisor_override 3 : (tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32>
+// GENERIC-LABEL: sym_name = "avg_pool2d_ceil_divisor_override_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, ceil_mode = true, count_include_pad = true, divisor_override = 3 : i64}>
+func.func @avg_pool2d_ceil_divisor_override_f32(%0: tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32> {
+  %1 = rlx.avg_pool2d %0 kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true divisor_override 3 : (tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32>
+  return %1 : tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_backward_ceil_exclude_pad_f32
+// CHECK:       rlx.avg_pool2d_backward %{{.*}} kernel_size [3, 3] stride [2, 2] padding [1, 1] ceil_mode true count_include_pad false : (tensor<1x4x4x4xf32>) -> tensor<1x4x7x7xf32>
+// GENERIC-LABEL: sym_name = "avg_pool2d_backward_ceil_exclude_pad_f32"
+// GENERIC:     <{kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, ceil_mode = true, count_include_pad = false, divisor_override = 0 : i64}>
+func.func @avg_pool2d_backward_ceil_exclude_pad_f32(%0: tensor<1x4x4x4xf32>) -> tensor<1x4x7x7xf32> {
+  %1 = rlx.avg_pool2d_backward %0 kernel_size [3, 3] stride [2, 2] padding [1, 1] ceil_mode true count_include_pad false : (tensor<1x4x4x4xf32>) -> tensor<1x4x7x7xf32>
+  return %1 : tensor<1x4x7x7xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_backward_ceil_dilated_f32
+// CHECK:       rlx.max_pool2d_backward %{{.*}}, %{{.*}} kernel_size [2, 2] stride [2, 2] padding [0, 0] dilation [2, 2] ceil_mode true : (tensor<1x4x7x7xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+// GENERIC-LABEL: sym_name = "max_pool2d_backward_ceil_dilated_f32"
+// GENERIC:     <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 2, 2>, ceil_mode = true}>
+func.func @max_pool2d_backward_ceil_dilated_f32(%0: tensor<1x4x7x7xf32>, %1: tensor<1x4x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  %2 = rlx.max_pool2d_backward %0, %1 kernel_size [2, 2] stride [2, 2] padding [0, 0] dilation [2, 2] ceil_mode true : (tensor<1x4x7x7xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+  return %2 : tensor<1x4x7x7xf32>
+}
+

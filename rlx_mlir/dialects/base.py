@@ -1,7 +1,7 @@
 """`RlxOp`: what every RLX op shares beyond its IRDL definition.
 
 An op declares its operands and properties with `operand_def` and `prop_def` (the shared
-window properties by inheriting them from `dialects.windows`) and its syntax with
+window properties, and the spatial rank, by inheriting them from `dialects.windows`) and its syntax with
 `assembly_format`; its one float result and its purity are declared here. This base class
 derives the rest from that one definition:
 - `build_with(operands, result_type, **geometry)` builds from Python values, filling in the
@@ -23,9 +23,9 @@ from xdsl.irdl import IRDLOperation, VerificationContext, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.properties import ELEMENT_TYPE, FLOAT_TENSOR, PAIR, PropertyKind
+from rlx_mlir.dialects.properties import ELEMENT_TYPE, FLOAT_TENSOR, PropertyKind
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, tensor_type
-from rlx_mlir.geometry import GeometryError, Pair, Window2d
+from rlx_mlir.geometry import GeometryError
 
 
 _FORMAT_VARIABLE = re.compile(r"\$([A-Za-z_]\w*)")
@@ -132,9 +132,7 @@ class RlxOp(IRDLOperation):
                 ELEMENT_TYPE.verify(value.type.element_type, element_types)
 
     def verify_(self) -> None:
-        for name, kind in self.property_kinds().items():
-            if kind is PAIR and len(value := self.geometry_value(name)) != 2:
-                raise VerifyException(f"expected '{name}' to have 2 values (height, width), got {len(value)}")
+        self.verify_property_lengths()
         batched = self.batched_values()
         for name, value in zip((*self.operand_names(), "result"), (*self.operands, *self.results)):
             shape = tensor_type(value).get_shape()
@@ -148,6 +146,9 @@ class RlxOp(IRDLOperation):
             self.verify_shapes()
         except GeometryError as error:
             raise VerifyException(str(error)) from None
+
+    def verify_property_lengths(self) -> None:
+        """Check the length of each array property (ops with spatial properties do)."""
 
     def verify_shapes(self) -> None:
         raise NotImplementedError
@@ -184,24 +185,6 @@ class RlxOp(IRDLOperation):
                 f"expected the result type to be tensor<{format_shape(expected)}x{element}> "
                 f"as the geometry implies, got tensor<{format_shape(got)}x{element}>"
             )
-
-    def window(self) -> Window2d:
-        """The op's window geometry, validated; the kernel comes from `kernel_size` or the weight."""
-        kinds = self.property_kinds()
-        kernel = self.geometry_value("kernel_size") if "kernel_size" in kinds else self.weight_kernel()
-        window = Window2d(
-            kernel=kernel,
-            stride=self.geometry_value("stride"),
-            padding=self.geometry_value("padding"),
-            dilation=self.geometry_value("dilation") if "dilation" in kinds else (1, 1),
-        )
-        window.validate()
-        return window
-
-    def weight_kernel(self) -> Pair:
-        """The kernel size of an op whose kernel is its weight's spatial size."""
-        shape = tensor_type(self.operands[1]).get_shape()
-        return (shape[2], shape[3])
 
     def groups(self) -> int:
         groups = self.geometry_value("groups")

@@ -72,8 +72,8 @@ class PropertyKind:
         return PropertyKind.BY_CONSTRAINT[constraint]
 
 
-PAIR = PropertyKind(
-    "pair",
+SIZES = PropertyKind(
+    "sizes",
     DenseArrayBase.constr(i64),
     "array<i64: ...>",
     lambda value: DenseArrayBase.from_list(i64, list(value)),
@@ -95,10 +95,11 @@ BOOL = PropertyKind(
 )
 
 
-def pair_property(default: tuple[int, int] | None = None, prop_name: str | None = None) -> Any:
-    """An `array<i64: h, w>` property (height first, as PyTorch's tuples)."""
+def sizes_property(default: tuple[int, ...] | None = None, prop_name: str | None = None) -> Any:
+    """An `array<i64: ...>` property with one value per spatial axis, outermost first (as
+    PyTorch's tuples: depth, height, width); its length is checked by the op's verifier."""
     return prop_def(
-        PAIR.constraint, prop_name=prop_name, default_value=None if default is None else PAIR.to_attribute(default)
+        SIZES.constraint, prop_name=prop_name, default_value=None if default is None else SIZES.to_attribute(default)
     )
 
 

@@ -1,8 +1,10 @@
 """The RLX dialect: the forward and backward ML ops of RLX's training graphs.
 
-Every op works on ranked tensors in NCHW layout and keeps its element type. Geometry is
-stored as properties: `i64` dense arrays for the 2-D values, an `i64` integer for
-`groups`, a bool for `count_include_pad`. The generic form always carries every property,
+Every conv and pool op works on ranked tensors in PyTorch's layout, [N, C, *spatial] with
+1 to 3 spatial axes (its name says how many: `rlx.conv1d`, `rlx.max_pool3d_backward`), and
+keeps its element type. Geometry is stored as properties: `i64` dense arrays with one
+value per spatial axis (`padding`: one per axis, or low then high per axis), `i64`
+integers for `groups` and `divisor_override`, bools for `ceil_mode` and `count_include_pad`. The generic form always carries every property,
 so that the IRDL description upstream MLIR loads can require them all; the custom form
 (each op's `assembly_format`) leaves out the properties at their PyTorch default:
 
@@ -10,27 +12,54 @@ so that the IRDL description upstream MLIR loads can require them all; the custo
             : (tensor<8x64x56x56xf32>, tensor<8x64x56x56xf32>) -> tensor<64x64x3x3xf32>
 
 Only the batch dimension may be dynamic. The ops live by family (`conv`, `pool`,
-`matmul`); this module gathers them into the dialect.
+`matmul`), each family written once for every rank; this module gathers them into the
+dialect.
 """
 
 from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from rlx_mlir.dialects import conv, pool
 from rlx_mlir.dialects.base import RlxOp
-from rlx_mlir.dialects.conv import (
-    Conv2dBackwardInputOp,
-    Conv2dBackwardWeightOp,
-    Conv2dOp,
-    ConvTranspose2dOp,
-    Im2colOp,
-)
 from rlx_mlir.dialects.matmul import MatmulOp
-from rlx_mlir.dialects.pool import AvgPool2dBackwardOp, AvgPool2dOp, MaxPool2dBackwardOp, MaxPool2dOp
-from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, PAIR, PropertyKind
+from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
+from rlx_mlir.dialects.windows import SPATIAL_RANKS, SpatialOp
 
-FORWARD_OPS = (Conv2dOp, ConvTranspose2dOp, MaxPool2dOp, AvgPool2dOp, MatmulOp, Im2colOp)
-BACKWARD_OPS = (Conv2dBackwardWeightOp, Conv2dBackwardInputOp, MaxPool2dBackwardOp, AvgPool2dBackwardOp)
+# Every op of the families, by name: `rlx.Conv2dOp`, `rlx.MaxPool3dBackwardOp`, ...
+_FAMILY_OPS = {
+    name: op
+    for module in (conv, pool)
+    for name, op in vars(module).items()
+    if isinstance(op, type) and issubclass(op, SpatialOp) and getattr(op, "SPATIAL_RANK", 0) in SPATIAL_RANKS
+    and "name" in vars(op)
+}
+globals().update(_FAMILY_OPS)
+
+
+def _ranked(*families: str) -> tuple[type[RlxOp], ...]:
+    """The ops of each family (`"Conv{}dOp"`), rank by rank."""
+    return tuple(_FAMILY_OPS[family.format(rank)] for family in families for rank in SPATIAL_RANKS)
+
+
+FORWARD_OPS = (
+    *_ranked("Conv{}dOp", "ConvTranspose{}dOp", "MaxPool{}dOp", "AvgPool{}dOp"),
+    *_ranked("AdaptiveAvgPool{}dOp", "AdaptiveMaxPool{}dOp"),
+    MatmulOp,
+    conv.Im2col1dOp,
+    conv.Im2colOp,
+    conv.Im2col3dOp,
+)
+BACKWARD_OPS = _ranked(
+    "Conv{}dBackwardWeightOp",
+    "Conv{}dBackwardInputOp",
+    "ConvTranspose{}dBackwardInputOp",
+    "ConvTranspose{}dBackwardWeightOp",
+    "MaxPool{}dBackwardOp",
+    "AvgPool{}dBackwardOp",
+    "AdaptiveAvgPool{}dBackwardOp",
+    "AdaptiveMaxPool{}dBackwardOp",
+)
 
 RLX = Dialect("rlx", [*FORWARD_OPS, *BACKWARD_OPS], [])
 
@@ -40,7 +69,7 @@ __all__ = [
     "BACKWARD_OPS",
     "RlxOp",
     "PropertyKind",
-    "PAIR",
+    "SIZES",
     "INT",
     "BOOL",
     "I1",

@@ -10,7 +10,7 @@ the committed file differs from what this module generates.
 What each op gets, read from `op.get_irdl_definition()` (the kind of each property from its
 constraint, `RlxOp.property_kinds`):
 - operands and results: `irdl.base "!builtin.tensor"` (ranked tensors);
-- `pair` properties: `irdl.base "#builtin.dense_array"`;
+- `sizes` properties: `irdl.base "#builtin.dense_array"`;
 - `int` properties: `irdl.base "#builtin.integer"`;
 - `bool` properties: exactly `true` or `false` (`irdl.any_of` of two `irdl.is`).
 
@@ -76,7 +76,7 @@ MLIR_BASE_NAMES: dict[type[Attribute], str] = {
 
 # The attribute base each property kind is stored as.
 KIND_BASES: dict[str, type[Attribute]] = {
-    "pair": DenseArrayBase,
+    "sizes": DenseArrayBase,
     "int": IntegerAttr,
     "bool": IntegerAttr,
 }
