@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
 from rlx_mlir.compat import set_pooling_max_body
@@ -55,6 +55,18 @@ Shape = Sequence[int]
 
 def affine_map(spec: MapLike) -> AffineMap:
     return spec if isinstance(spec, AffineMap) else AffineMap.from_callable(spec)
+
+
+def dims_map(num_dims: int, results: Callable[..., Sequence]) -> AffineMap:
+    """An affine map over `num_dims` loop dimensions, for ops of any spatial rank.
+
+    `results` receives the dimensions as one tuple and returns the indexing expressions
+    (ints are constants), so a rank-generic pattern states its formula once:
+
+        dims_map(2 + 2 * r, lambda d: (d[0], d[1], *(d[2 + i] * s[i] + d[2 + r + i] for i in range(r))))
+    """
+    dims = tuple(AffineExpr.dimension(i) for i in range(num_dims))
+    return AffineMap(num_dims, 0, tuple(AffineExpr.constant(e) if isinstance(e, int) else e for e in results(dims)))
 
 
 def element_type_of(value: SSAValue) -> Attribute:
@@ -230,6 +242,21 @@ class TensorBuilder(_Emitter):
     def pad_spatial(self, value: SSAValue, padding: Sequence[int], fill: float) -> SSAValue:
         """NCHW `value` padded by `padding` = (pH, pW) on both sides of H and W with `fill`."""
         return self.pad(value, (0, 0, *padding), (0, 0, *padding), fill)
+
+    def pad_sides(self, value: SSAValue, low: Sequence[int], high: Sequence[int], fill: float) -> SSAValue:
+        """`[N, C, *spatial]` `value` padded by `low` before and `high` after each spatial axis.
+
+        A negative amount crops that side instead (a window that stops short of the end, or a
+        transposed conv's padding larger than the kernel's reach), so callers can pass
+        `Window.low` and `Window.reach_high(...)` as they are.
+        """
+        crop_low = [max(0, -v) for v in low]
+        crop_high = [max(0, -v) for v in high]
+        if any(crop_low) or any(crop_high):
+            shape = shape_of(value)
+            sizes = [shape[0], shape[1], *(shape[2 + i] - crop_low[i] - crop_high[i] for i in range(len(low)))]
+            value = self.extract_slice(value, (0, 0, *crop_low), sizes)
+        return self.pad(value, (0, 0, *(max(0, v) for v in low)), (0, 0, *(max(0, v) for v in high)), fill)
 
     def extract_slice(self, value: SSAValue, offsets: Shape, sizes: Shape, strides: Shape | None = None) -> SSAValue:
         """A static slice; a dynamic size (the batch) is read from `value`."""
