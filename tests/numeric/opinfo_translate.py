@@ -648,7 +648,7 @@ def translate_unfold(result: Sample, info, rank: int, sample) -> None:
         return unfold(x).transpose(1, 2).reshape(rows)
 
     def col2im(dy, w):
-        return _grad(unfold, xs, dt)(dy.reshape(n, c * taps, -1) if dy.numel() else dy.reshape(n, c * taps, 0))
+        return _grad(unfold, xs, dt)(dy.reshape(n, c * taps, cols.shape[2]))
 
     attrs = f" kernel_size {_array(kernel)} stride {_array(stride)} padding {_array(padding)}"
     if dilation != (1,) * rank:

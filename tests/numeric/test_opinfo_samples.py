@@ -22,9 +22,11 @@ OpInfo (each property value, each input shape, unbatched, empty batch, bias,
 return_indices) is covered, in alternating dtypes, both dtypes at least once.
 `RLX_MLIR_OPINFO=all` runs every sample in both dtypes (minutes of build time).
 
-A sample whose op does not parse yet, or that no pattern lowers yet, is an xfail naming the
-op and the diagnostic; one whose lowered IR does not build, or whose numbers differ, fails,
-except the known defect of static zero-size dimensions (see KNOWN_DEFECTS).
+A sample whose op does not parse yet, or that our passes refuse to lower yet (an
+`InternalRewriteError`: no pattern, or a pattern's own check), is an xfail naming the op
+and the diagnostic. One that a pass rewrites into IR that does not verify, whose lowered IR
+does not build, or whose numbers differ, fails, except the known defect of static
+zero-size dimensions (see KNOWN_DEFECTS).
 """
 
 from __future__ import annotations
@@ -177,7 +179,9 @@ def group(opinfo: str, dtype: str, wanted: frozenset[int]) -> Group:
         try:
             lowered[key] = _lower_one(ctx, text)
         except Exception as error:  # noqa: BLE001 - every failure is reported per sample
-            kind = "lowering" if "failed to legalize" in str(error) else "build"
+            # A pass that refuses the op (no pattern, or a pattern's own check) has not
+            # lowered it yet; a pass that rewrote it into IR that does not verify is a bug.
+            kind = "lowering" if type(error).__name__ == "InternalRewriteError" else "build"
             result.problems[key] = Problem(kind, f, _first_line(error))
             continue
         result.symbols[key] = symbol
