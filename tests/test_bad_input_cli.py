@@ -13,7 +13,7 @@ from rlx_mlir.tools import rlx_opt
 
 UNKNOWN_OP = """\
 func.func @f(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
-  %y = rlx.conv3d %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %y = rlx.conv4d %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return %y : tensor<1x3x8x8xf32>
 }
 """
@@ -28,14 +28,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
 def test_unknown_op_is_located_at_its_name(tmp_path, generic):
-    text = UNKNOWN_OP.replace("rlx.conv3d %x", '"rlx.conv3d"(%x)') if generic else UNKNOWN_OP
+    text = UNKNOWN_OP.replace("rlx.conv4d %x", '"rlx.conv4d"(%x)') if generic else UNKNOWN_OP
     path = tmp_path / "in.mlir"
     path.write_text(text)
     out = tmp_path / "out.mlir"
     out.write_text("old\n")
     code, stdout, stderr = run(str(path), "-o", str(out))
     assert code == 1 and "Traceback" not in stderr
-    assert stderr.splitlines()[0] == f"{path}:2:8: error: custom op 'rlx.conv3d' is unknown"
+    assert stderr.splitlines()[0] == f"{path}:2:8: error: custom op 'rlx.conv4d' is unknown"
     assert out.read_text() == "old\n"
 
 

@@ -28,6 +28,7 @@ from rlx_mlir.dialects.rlx import FORWARD_OPS
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of, tensor_type
 from rlx_mlir.transforms.conv_transpose import conv_transpose2d
 from rlx_mlir.transforms.conversion import apply_full_conversion
+from rlx_mlir.transforms.empty_result import EmptyTensors
 from rlx_mlir.transforms.unit_height import one_d_patterns
 
 # --------------------------------------------------------------------------------------
@@ -204,6 +205,7 @@ class Im2colToLinalg(RewritePattern):
 
 def forward_patterns() -> list[RewritePattern]:
     return [
+        EmptyTensors(),
         *one_d_patterns(),
         Conv2dToLinalg(),
         ConvTranspose2dToLinalg(),

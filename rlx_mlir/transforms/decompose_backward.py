@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from rlx_mlir.dialects.rlx import BACKWARD_OPS
 from rlx_mlir.transforms.conversion import apply_full_conversion
 from rlx_mlir.transforms.options import CheckedOptions, ConvInput, ConvWeight, PoolTies
+from rlx_mlir.transforms.empty_result import EmptyTensors
 from rlx_mlir.transforms.unit_height import one_d_patterns
 
 
@@ -56,6 +57,7 @@ class DecomposeBackwardPass(CheckedOptions):
         from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
         patterns = [
+            EmptyTensors(),
             *one_d_patterns(),
             *conv_backward_patterns(
                 conv_weight=self.conv_weight,
