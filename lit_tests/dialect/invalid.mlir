@@ -1316,3 +1316,129 @@ func.func @generic_wrong_property_type_conv2d(%x: tensor<1x4x8x8xf32>, %w: tenso
   %r = "rlx.conv2d"(%x, %w) <{stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i32}> : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x8x8xf32>
   return %r : tensor<1x6x8x8xf32>
 }
+
+// -----
+
+// wrong rank: rlx.conv1d.
+func.func @wrong_rank_conv1d(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3xf32>) -> tensor<1x6x8xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv1d' op expected the input to have rank 3, got tensor<1x4x8x8xf32>
+  %r = rlx.conv1d %x, %w stride [1] padding [1] : (tensor<1x4x8x8xf32>, tensor<6x4x3xf32>) -> tensor<1x6x8xf32>
+  return %r : tensor<1x6x8xf32>
+}
+
+// -----
+
+// wrong padding length: rlx.conv3d.
+func.func @wrong_padding_length_conv3d(%x: tensor<1x4x6x6x6xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<1x6x6x6x6xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv3d' op expected 'padding' to have 3 values (each side alike) or 6 (low then high per axis), got 5
+  %r = rlx.conv3d %x, %w stride [1, 1, 1] padding [1, 1, 1, 1, 1] : (tensor<1x4x6x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<1x6x6x6x6xf32>
+  return %r : tensor<1x6x6x6x6xf32>
+}
+
+// -----
+
+// wrong dilation length: rlx.max_pool3d.
+func.func @wrong_dilation_length_max_pool3d(%x: tensor<1x4x8x8x8xf32>) -> tensor<1x4x4x4x4xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool3d' op expected 'dilation' to have 3 values (depth, height, width), got 2
+  %r = rlx.max_pool3d %x kernel_size [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] dilation [1, 1] : (tensor<1x4x8x8x8xf32>) -> tensor<1x4x4x4x4xf32>
+  return %r : tensor<1x4x4x4x4xf32>
+}
+
+// -----
+
+// per-side pool padding over half the kernel: rlx.max_pool2d.
+func.func @per_side_padding_over_half_max_pool2d(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x5x5xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected padding to be at most half the kernel size, got padding [1, 0, 2, 1] for kernel_size [3, 3]
+  %r = rlx.max_pool2d %x kernel_size [3, 3] stride [2, 2] padding [1, 0, 2, 1] : (tensor<1x4x8x8xf32>) -> tensor<1x4x5x5xf32>
+  return %r : tensor<1x4x5x5xf32>
+}
+
+// -----
+
+// ceil_mode output size: rlx.max_pool2d.
+func.func @ceil_mode_size_max_pool2d(%x: tensor<1x4x7x7xf32>) -> tensor<1x4x3x3xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool2d' op expected the result type to be tensor<1x4x4x4xf32> as the geometry implies, got tensor<1x4x3x3xf32>
+  %r = rlx.max_pool2d %x kernel_size [2, 2] stride [2, 2] padding [0, 0] ceil_mode true : (tensor<1x4x7x7xf32>) -> tensor<1x4x3x3xf32>
+  return %r : tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// generic wrong ceil_mode type: rlx.avg_pool1d.
+func.func @generic_wrong_ceil_mode_avg_pool1d(%x: tensor<1x4x8xf32>) -> tensor<1x4x4xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool1d' op expected 'ceil_mode' to be true or false, got 1 : i64
+  %r = "rlx.avg_pool1d"(%x) <{kernel_size = array<i64: 2>, stride = array<i64: 2>, padding = array<i64: 0>, ceil_mode = 1 : i64, count_include_pad = true, divisor_override = 0 : i64}> : (tensor<1x4x8xf32>) -> tensor<1x4x4xf32>
+  return %r : tensor<1x4x4xf32>
+}
+
+// -----
+
+// generic wrong divisor_override type: rlx.avg_pool2d.
+func.func @generic_wrong_divisor_avg_pool2d(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.avg_pool2d' op expected 'divisor_override' to be an i64 integer, got 3 : i32
+  %r = "rlx.avg_pool2d"(%x) <{kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, ceil_mode = false, count_include_pad = true, divisor_override = 3 : i32}> : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// output_padding not below stride or dilation: rlx.conv_transpose3d.
+func.func @output_padding_conv_transpose3d(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x2x2x2xf32>) -> tensor<1x2x8x7x7xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose3d' op expected output_padding to be non-negative and smaller than stride or dilation, got [2, 1, 1] with stride [2, 2, 2] and dilation [1, 1, 1]
+  %r = rlx.conv_transpose3d %x, %w stride [2, 2, 2] padding [0, 0, 0] output_padding [2, 1, 1] : (tensor<1x4x3x3x3xf32>, tensor<4x2x2x2x2xf32>) -> tensor<1x2x8x7x7xf32>
+  return %r : tensor<1x2x8x7x7xf32>
+}
+
+// -----
+
+// transposed-conv gradient size: rlx.conv_transpose2d_backward_input.
+func.func @size_conv_transpose2d_backward_input(%dy: tensor<1x2x10x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose2d_backward_input' op a transposed convolution of input height 4 gives an output height of 7..8, got 10
+  %r = rlx.conv_transpose2d_backward_input %dy, %w stride [2, 2] padding [1, 1] : (tensor<1x2x10x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// transposed-conv weight gradient channels: rlx.conv_transpose1d_backward_weight.
+func.func @channels_conv_transpose1d_backward_weight(%x: tensor<1x4x4xf32>, %dy: tensor<1x2x8xf32>) -> tensor<4x3x3xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.conv_transpose1d_backward_weight' op expected the result type to be tensor<4x2x3xf32> as the geometry implies, got tensor<4x3x3xf32>
+  %r = rlx.conv_transpose1d_backward_weight %x, %dy kernel_size [3] stride [2] padding [1] : (tensor<1x4x4xf32>, tensor<1x2x8xf32>) -> tensor<4x3x3xf32>
+  return %r : tensor<4x3x3xf32>
+}
+
+// -----
+
+// empty input: rlx.adaptive_avg_pool2d.
+func.func @empty_input_adaptive_avg_pool2d(%x: tensor<1x4x0x8xf32>) -> tensor<1x4x2x2xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.adaptive_avg_pool2d' op expected the input to have a non-empty spatial size (an adaptive pool needs a cell for every window), got [0, 8]
+  %r = rlx.adaptive_avg_pool2d %x : (tensor<1x4x0x8xf32>) -> tensor<1x4x2x2xf32>
+  return %r : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// channels: rlx.adaptive_max_pool3d.
+func.func @channels_adaptive_max_pool3d(%x: tensor<1x4x5x5x5xf32>) -> tensor<1x3x2x2x2xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.adaptive_max_pool3d' op expected the result type to be tensor<1x4x2x2x2xf32> as the geometry implies, got tensor<1x3x2x2x2xf32>
+  %r = rlx.adaptive_max_pool3d %x : (tensor<1x4x5x5x5xf32>) -> tensor<1x3x2x2x2xf32>
+  return %r : tensor<1x3x2x2x2xf32>
+}
+
+// -----
+
+// grad_output shape: rlx.adaptive_max_pool1d_backward.
+func.func @grad_output_adaptive_max_pool1d_backward(%x: tensor<2x4x9xf32>, %dy: tensor<1x4x3xf32>) -> tensor<2x4x9xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.adaptive_max_pool1d_backward' op expected the input and the grad_output to have the same batch size, got 2 and 1
+  %r = rlx.adaptive_max_pool1d_backward %x, %dy : (tensor<2x4x9xf32>, tensor<1x4x3xf32>) -> tensor<2x4x9xf32>
+  return %r : tensor<2x4x9xf32>
+}
+
+// -----
+
+// wrong rank: rlx.im2col3d.
+func.func @wrong_rank_im2col3d(%x: tensor<1x4x8x8xf32>) -> tensor<64x36xf32> {
+  // CHECK: {{.*}}invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.im2col3d' op expected the input to have rank 5, got tensor<1x4x8x8xf32>
+  %r = rlx.im2col3d %x kernel_size [3, 3, 3] stride [1, 1, 1] padding [1, 1, 1] : (tensor<1x4x8x8xf32>) -> tensor<64x36xf32>
+  return %r : tensor<64x36xf32>
+}
