@@ -174,15 +174,27 @@ func.func @max_rectangular(%x: tensor<1x1x7x6xf32>, %dy: tensor<1x1x4x5xf32>) ->
 
 // -----
 
-// Padding 3 with a 7x7 kernel at stride 1: the argmax framed by 3 on each side (the
-// reach of the candidate windows), and one phase with 7x7 candidate windows.
+// A 7x7 kernel at stride 1, padding 3: more cells than the unrolled forms take (16), so
+// nothing is unrolled. The argmax is one scan with (kh, kw) reduction loops over the 7x7
+// window, and dx one gather with (jh, jw) reduction loops over the 7x7 candidate windows,
+// reading the argmax and dy with tensor.extract at clamped indices.
 // CHECK-LABEL: func.func @max_k7p3
-// CHECK:       tensor.empty() : tensor<2x3x16x16xi32>
-// CHECK:       linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<2x3x3x16xi32>)
-// CHECK:       ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x3x10xi32>)
-// CHECK:       linalg.generic {{.*}} ins(%dy : tensor<2x3x10x10xf32>)
-// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x10x10xf32>)
-// CHECK-COUNT-49: arith.cmpi eq
+// CHECK-NOT:   tensor.pad
+// CHECK:       %[[ARGMAX:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x10x10xi32>)
+// CHECK-COUNT-1: arith.cmpf ogt
+// CHECK-NOT:     arith.cmpf ogt
+// CHECK:       } -> tensor<2x3x10x10xi32>
+// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<2x3x10x10xf32>)
+// CHECK:         tensor.extract %[[ARGMAX]]
+// CHECK:         tensor.extract %dy
+// CHECK-COUNT-1: arith.addf
+// CHECK-NOT:     arith.addf
+// CHECK:       } -> tensor<2x3x10x10xf32>
+// CHECK:       return %[[DX]]
 // CHECK-NOT:   rlx.
 func.func @max_k7p3(%x: tensor<2x3x10x10xf32>, %dy: tensor<2x3x10x10xf32>) -> tensor<2x3x10x10xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [7, 7] stride [1, 1] padding [3, 3] : (tensor<2x3x10x10xf32>, tensor<2x3x10x10xf32>) -> tensor<2x3x10x10xf32>
@@ -233,4 +245,21 @@ func.func @max_f64(%x: tensor<2x2x6x6xf64>, %dy: tensor<2x2x3x3xf64>) -> tensor<
 func.func @max_k2s2_leftover(%x: tensor<1x1x9x7xf32>, %dy: tensor<1x1x4x3xf32>) -> tensor<1x1x9x7xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x1x9x7xf32>, tensor<1x1x4x3xf32>) -> tensor<1x1x9x7xf32>
   return %dx : tensor<1x1x9x7xf32>
+}
+
+// -----
+
+// A global pool (kernel = stride = H = W = 56, output 1x1): the same two reductions,
+// over the 56x56 window and over one candidate window. The IR does not grow with the kernel.
+// CHECK-LABEL: func.func @max_global56
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<56x56xf32>) outs(%{{.*}} : tensor<1x2x1x1xi32>)
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<1x2x56x56xf32>)
+// CHECK-COUNT-1: arith.addf
+// CHECK-NOT:     arith.addf
+// CHECK:       return
+func.func @max_global56(%x: tensor<1x2x56x56xf32>, %dy: tensor<1x2x1x1xf32>) -> tensor<1x2x56x56xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy kernel_size [56, 56] stride [56, 56] padding [0, 0] : (tensor<1x2x56x56xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x56x56xf32>
+  return %dx : tensor<1x2x56x56xf32>
 }

@@ -23,6 +23,17 @@
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         vector.transfer_write {{.*}} : vector<8x2xf32>
 // CHECK:         vector.transfer_write {{.*}} : vector<2x2xf32>
+// The interleaved gather one column stride wide (k1 s1x2 on a 4x2 input, W == S_W): its
+// tiles are one j wide and stay scalar loops. Vectorized, their vector<2x1> values made
+// main.mlir's shape_cast lowering and canonicalization rewrite each other forever.
+// CHECK-LABEL: func.func @max_k1s1x2_one_column
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         vector.store {{.*}} : memref<1x1x1x1xi32, {{.*}}>, vector<1xi32>
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:      outs(%{{.*}} : memref<1x1x1x1x1x2xf32, {{.*}}>)
+// CHECK:       return
 // The forward average pool (a window sum and a division of the same shapes) is left alone.
 // CHECK-LABEL: func.func @avg_forward
 // CHECK-NOT:   scf.forall
@@ -338,6 +349,58 @@ builtin.module {
     } -> tensor<2x3x10x2x10x2xf32>
     %dx = tensor.collapse_shape %235 [[0 : i64], [1 : i64], [2 : i64, 3 : i64], [4 : i64, 5 : i64]] : tensor<2x3x10x2x10x2xf32> into tensor<2x3x20x20xf32>
     func.return %dx : tensor<2x3x20x20xf32>
+  }
+  func.func @max_k1s1x2_one_column(%x: tensor<1x2x4x2xf32>, %dy: tensor<1x2x4x1xf32>) -> tensor<1x2x4x2xf32> {
+    %0 = tensor.empty() : tensor<1x2x4x1xi32>
+    %1 = tensor.extract_slice %0[0, 0, 0, 0] [1, 2, 4, 1] [1, 1, 1, 1] : tensor<1x2x4x1xi32> to tensor<1x2x4x1xi32>
+    %2 = tensor.extract_slice %x[0, 0, 0, 0] [1, 2, 4, 1] [1, 1, 1, 2] : tensor<1x2x4x2xf32> to tensor<1x2x4x1xf32>
+    %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%2 : tensor<1x2x4x1xf32>) outs(%1 : tensor<1x2x4x1xi32>) {
+    ^bb0(%4: f32, %5: i32):
+      %6 = arith.constant 0 : i32
+      %7 = linalg.index 2 : index
+      %8 = arith.constant 0 : index
+      %9 = arith.addi %7, %8 : index
+      %10 = linalg.index 3 : index
+      %11 = arith.addi %10, %8 : index
+      %12 = arith.constant 1 : index
+      %13 = arith.muli %9, %12 : index
+      %14 = arith.subi %13, %8 : index
+      %15 = arith.constant 2 : index
+      %16 = arith.muli %11, %15 : index
+      %17 = arith.subi %16, %8 : index
+      %18 = arith.muli %14, %15 : index
+      %19 = arith.addi %18, %17 : index
+      %20 = arith.index_cast %19 : index to i32
+      %21 = arith.addi %20, %6 : i32
+      linalg.yield %21 : i32
+    } -> tensor<1x2x4x1xi32>
+    %22 = tensor.insert_slice %3 into %0[0, 0, 0, 0] [1, 2, 4, 1] [1, 1, 1, 1] : tensor<1x2x4x1xi32> into tensor<1x2x4x1xi32>
+    %23 = tensor.extract_slice %dy[0, 0, 0, 0] [1, 2, 4, 1] [1, 1, 1, 1] : tensor<1x2x4x1xf32> to tensor<1x2x4x1xf32>
+    %24 = tensor.extract_slice %22[0, 0, 0, 0] [1, 2, 4, 1] [1, 1, 1, 1] : tensor<1x2x4x1xi32> to tensor<1x2x4x1xi32>
+    %25 = tensor.empty() : tensor<1x2x4x1x1x2xf32>
+    %26 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%23, %24 : tensor<1x2x4x1xf32>, tensor<1x2x4x1xi32>) outs(%25 : tensor<1x2x4x1x1x2xf32>) {
+    ^bb0(%27: f32, %28: i32, %29: f32):
+      %30 = linalg.index 2 : index
+      %31 = linalg.index 3 : index
+      %32 = linalg.index 4 : index
+      %33 = linalg.index 5 : index
+      %34 = arith.constant 1 : index
+      %35 = arith.muli %30, %34 : index
+      %36 = arith.addi %35, %31 : index
+      %37 = arith.constant 2 : index
+      %38 = arith.muli %33, %37 : index
+      %39 = arith.addi %38, %32 : index
+      %40 = arith.muli %36, %37 : index
+      %41 = arith.addi %40, %39 : index
+      %42 = arith.index_cast %41 : index to i32
+      %43 = arith.constant 0.000000e+00 : f32
+      %44 = arith.cmpi eq, %28, %42 : i32
+      %45 = arith.select %44, %27, %43 : f32
+      %46 = arith.addf %43, %45 : f32
+      linalg.yield %46 : f32
+    } -> tensor<1x2x4x1x1x2xf32>
+    %dx = tensor.collapse_shape %26 [[0 : i64], [1 : i64], [2 : i64, 3 : i64], [4 : i64, 5 : i64]] : tensor<1x2x4x1x1x2xf32> into tensor<1x2x4x2xf32>
+    func.return %dx : tensor<1x2x4x2xf32>
   }
   func.func @avg_forward(%x: tensor<2x3x8x8xf32>) -> tensor<2x3x4x4xf32> {
     %0 = tensor.empty() : tensor<2x2xf32>

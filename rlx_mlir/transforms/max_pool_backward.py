@@ -5,7 +5,11 @@
 - ties `first` (PyTorch): share is 1 where the window's winner (`max_pool_argmax`) is the
   cell. `MaxPool2dBackwardFirstMaxTiled` takes windows that tile the input;
   `MaxPool2dBackwardFirstMaxInterleaved` and `MaxPool2dBackwardFirstMaxPhases` take the
-  others, gathered by stride phase (`max_pool_phase_gather`).
+  others, gathered by stride phase (`max_pool_phase_gather`). These three unroll the
+  window's cells or the stride phases into the IR, so they take small windows only
+  (`unrolls_little`); `MaxPool2dBackwardFirstMaxWindows` takes every window, its argmax a
+  reduction over the window and its gather a reduction over the candidate windows, so
+  its IR has one size for every kernel.
 - ties `all` (RLX's fast path): share is 1 wherever the cell equals its window's max; no
   argmax. A NaN never equals anything, so a NaN window routes no gradient (RLX's
   `where(x == upsample(max))`). `MaxPool2dBackwardAllTiesTiled` for tiling windows,
@@ -24,14 +28,27 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import PoolAxis, Window2d, windows_tile_input
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
-from rlx_mlir.transforms.max_pool_argmax import ARGMAX_TYPE, peeled_first_argmax, tiled_first_argmax
+from rlx_mlir.transforms.max_pool_argmax import ARGMAX_TYPE, peeled_first_argmax, scanned_first_argmax, tiled_first_argmax
 from rlx_mlir.transforms.max_pool_phase_gather import interleaved_gather_first_max, phase_gather_first_max
 from rlx_mlir.transforms.pool_frame import framed
 from rlx_mlir.transforms.pool_gather import Candidate, tiled_gather, window_gather
 
 NEG_INF = float("-inf")
-# Largest window whose cells the tiled max-pool argmax reads as separate operands.
+# Largest window whose cells an argmax reads as separate operands (the tiled and interior
+# argmax), and most stride phases a phase gather writes as generics of their own.
 MAX_UNROLLED_WINDOW = 16
+MAX_UNROLLED_PHASES = 16
+
+
+def unrolls_little(window: Window2d) -> bool:
+    """Whether the unrolled formulations stay small: at most `MAX_UNROLLED_WINDOW` cells
+    and `MAX_UNROLLED_PHASES` stride phases.
+
+    The phase gathers then unroll at most KH*KW candidates in all (each tap of a window
+    lies in one phase), so their IR is bounded by a constant whatever the kernel.
+    """
+    (kh, kw), (sh, sw) = window.kernel, window.stride
+    return kh * kw <= MAX_UNROLLED_WINDOW and sh * sw <= MAX_UNROLLED_PHASES
 
 
 class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
@@ -90,7 +107,7 @@ class MaxPool2dBackwardFirstMaxInterleaved(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
         (sh, sw), (h_in, w_in) = op.window().stride, shape_of(op.input)[2:]
-        if sw == 1 or h_in % sh != 0 or w_in % sw != 0:
+        if not unrolls_little(op.window()) or sw == 1 or h_in % sh != 0 or w_in % sw != 0:
             return
         _replace_gathered_by_phase(op, rewriter, interleaved_gather_first_max)
 
@@ -99,13 +116,43 @@ class MaxPool2dBackwardFirstMaxPhases(RewritePattern):
     """dx[n, c, i*S_H + a, j*S_W + b] = sum_{d, e} dy[n, c, i + d, j + e] * (a[n, c, i + d, j + e] == h*W + w)
 
     One generic per stride phase (a, b), each writing a strided slice of dx
-    (`phase_gather_first_max`), `a` PyTorch's saved indices. Applies to every window:
-    the last resort of ties `first`.
+    (`phase_gather_first_max`), `a` PyTorch's saved indices. Applies to every window that
+    `unrolls_little`; declines otherwise.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+        if not unrolls_little(op.window()):
+            return
         _replace_gathered_by_phase(op, rewriter, phase_gather_first_max)
+
+
+class MaxPool2dBackwardFirstMaxWindows(RewritePattern):
+    """dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] * (a[n, c, oh, ow] == h*W + w)
+
+    For every window: the last resort of ties `first`, and the form of large kernels
+    (global pools). `a` is PyTorch's saved indices, one scan over each window's cells
+    (`scanned_first_argmax`: reduction loops over (kh, kw)); dx is a `window_gather`,
+    reduction loops over the `ceil(K/S)` candidate windows per axis in increasing
+    (oh, ow) order, as PyTorch sums. Nothing is unrolled: the IR has one size for every
+    kernel, stride and tensor size.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        window = op.window()
+        out_shape = shape_of(op.grad_output)
+        w_in = shape_of(op.input)[3]
+        argmax = scanned_first_argmax(b, op.input, window, b.empty(out_shape, ARGMAX_TYPE, like=op.input))
+
+        def routed(r: RegionBuilder, at: Candidate, _cell: None):
+            index = [at.n, at.c, at.oh, at.ow]
+            here = r.index_cast(r.add(r.mul(r.loop_index(2), r.index(w_in)), r.loop_index(3)), ARGMAX_TYPE)
+            return r.cmpi("eq", r.extract(argmax, index), here), r.extract(op.grad_output, index)
+
+        dx = window_gather(b, window, out_shape, shape_of(op.input), op.input, None, routed)
+        rewriter.replace(op, [], [dx])
 
 
 def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> SSAValue:

@@ -28,6 +28,7 @@ from rlx_mlir.transforms.max_pool_backward import (
     MaxPool2dBackwardFirstMaxInterleaved,
     MaxPool2dBackwardFirstMaxPhases,
     MaxPool2dBackwardFirstMaxTiled,
+    MaxPool2dBackwardFirstMaxWindows,
 )
 from rlx_mlir.transforms.options import PoolTies
 
@@ -40,6 +41,7 @@ def pool_backward_patterns(pool_ties: PoolTies = "first") -> list[RewritePattern
             MaxPool2dBackwardFirstMaxTiled(),
             MaxPool2dBackwardFirstMaxInterleaved(),
             MaxPool2dBackwardFirstMaxPhases(),
+            MaxPool2dBackwardFirstMaxWindows(),
         ]
     else:
         max_pool = [MaxPool2dBackwardAllTiesTiled(), MaxPool2dBackwardAllTiesWindows()]

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import ModuleOp
 from rlx_mlir.geometry import Window2d
 from rlx_mlir.ir import make_context, parse_module
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
-from oracle import assert_matches, tensor_type
+from oracle import assert_exact, assert_matches, tensor_type
 
 # name -> DecomposeBackwardPass options
 FORMULATIONS = {
@@ -241,6 +241,11 @@ MATRIX = [
     Pool(2, 3, (18, 36), (3, 3), (2, 2), (1, 1), dynamic_batch=True, tag="interleaved-phases-peeled"),
     Pool(1, 2, (17, 19), (3, 3), (2, 2), (1, 1), tag="border-strips-every-side"),
     Pool(2, 2, (20, 21), (3, 3), (2, 2), (1, 1), dtype=F64, tag="odd-width-phases"),
+    # Past the unrolled forms (more than 16 cells or 16 stride phases): the argmax as a
+    # reduction over the window, the gather as a reduction over the candidate windows.
+    Pool(2, 2, (11, 12), (5, 5), (2, 2), (2, 2), tag="windows-k5"),
+    Pool(2, 2, (12, 13), (2, 3), (5, 5), (1, 1), tag="windows-25-phases"),
+    Pool(1, 2, (9, 10), (3, 9), (1, 2), (1, 4), dtype=F64, dynamic_batch=True, tag="windows-rectangular"),
 ]
 
 
@@ -333,3 +338,46 @@ def test_ir_size_does_not_depend_on_input_size(formulation):
     small = Pool(2, 3, (8, 8), (3, 3), (2, 2), (1, 1))
     large = Pool(2, 3, (224, 224), (3, 3), (2, 2), (1, 1))
     assert _op_count(small, formulation) == _op_count(large, formulation)
+
+
+# --------------------------------------------------------------------------------------
+# Global pools (issue 11): the kernel grows with the input, up to 56.
+# --------------------------------------------------------------------------------------
+
+GLOBAL_SIZES = (2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 28, 56)
+# kernel = stride = H = W (one window, output 1x1), and kernel = H at stride 1 (the windows
+# of every cell overlap: ceil(K/S) = H candidates per axis).
+GLOBAL_POOLS = [
+    Pool(1, 2, (h, h), (h, h), stride, tag="global")
+    for h in GLOBAL_SIZES
+    for stride in ((h, h), (1, 1))
+]
+# Per toolchain stage; the module of every global pool builds in a few seconds.
+GLOBAL_STAGE_SECONDS = 60
+
+
+@pytest.fixture(scope="module")
+def global_pools_module():
+    """Every global pool in one module, built with the default pipeline; a fallback (a
+    schedule that fails, or an mlir-opt run past the stage limit) is an error."""
+    import warnings
+
+    import rlx_mlir
+    from rlx_mlir.backend.compile import PipelineFallbackWarning
+    from rlx_mlir.backend.toolchain import TIMEOUT_ENV
+
+    functions = {f"g{i}": ("max_first", cfg.function("max_first", f"g{i}")) for i, cfg in enumerate(GLOBAL_POOLS)}
+    with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
+        patch.setenv(TIMEOUT_ENV, str(GLOBAL_STAGE_SECONDS))
+        warnings.simplefilter("error", PipelineFallbackWarning)
+        return rlx_mlir.compile(lower(functions))
+
+
+@pytest.mark.parametrize("kind", MAX_INPUTS)
+@pytest.mark.parametrize("index", range(len(GLOBAL_POOLS)), ids=[str(c) for c in GLOBAL_POOLS])
+def test_global_max_pool2d_backward_matches_pytorch(index, kind, global_pools_module):
+    """Bit for bit against autograd through F.max_pool2d, ties and NaN included."""
+    cfg = GLOBAL_POOLS[index]
+    x, dy = cfg.x(kind, index), cfg.dy(index)
+    want = cfg.oracle("max_first")(torch.from_numpy(x), torch.from_numpy(dy))
+    assert_exact(global_pools_module[f"g{index}"](x, dy), want)

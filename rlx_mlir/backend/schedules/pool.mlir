@@ -281,6 +281,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // An interleaved tile [1, 1, 1, 1, S_W, J] (loops n, c, i, a, b, j) whose j extent is
+  // static and at least 2.
+  transform.named_sequence @match_interleaved_tile_two_wide(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %j = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %j, %c2 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // Vectorizes an interleaved tile at least two j wide; fails otherwise (include with
+  // failures(suppress)). A tile one j wide vectorizes to vector<S_W x 1> values whose
+  // shape_casts to and from vector<S_W> mlir-opt 22 never finishes lowering: main.mlir's
+  // lower_shape_cast and canonicalization rewrite them into each other forever (issue 11's
+  // runaway build, which grew to ~22 GB).
+  transform.named_sequence @vectorize_interleaved_tile(%op: !transform.any_op {transform.readonly}) {
+    %wide = transform.include @match_interleaved_tile_two_wide failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %wide : !transform.any_op
+    transform.yield
+  }
+
   transform.named_sequence @schedule_pool_interleaved(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
@@ -297,8 +321,13 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %fa {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
+      // Only tiles at least two j wide are vectorized; a tile one j wide (W == S_W, or a
+      // peeled remainder of one column) stays a scalar loop (@vectorize_interleaved_tile).
       %tiles = transform.structured.match ops{["linalg.generic"]} in %fa : (!transform.any_op) -> !transform.any_op
-      transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%one: !transform.any_op):
+        transform.include @vectorize_interleaved_tile failures(suppress) (%one) : (!transform.any_op) -> ()
+      }
       transform.apply_patterns to %fa {
         transform.apply_patterns.vector.cast_away_vector_leading_one_dim
         transform.apply_patterns.vector.transfer_permutation_patterns
