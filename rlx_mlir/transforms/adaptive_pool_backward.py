@@ -86,7 +86,7 @@ class AdaptiveAvgPoolBackwardAsPool(RewritePattern):
             [op.grad_output], op.result.type, **_pool_properties(spatial, out)
         )
         pool.location = op.location
-        rewriter.replace_op(op, pool)
+        rewriter.replace(op, [pool])
 
 
 class AdaptiveAvgPoolBackwardGather(RewritePattern):
@@ -141,7 +141,7 @@ class AdaptiveMaxPoolBackwardAsPool(RewritePattern):
             [op.input, op.grad_output], op.result.type, **_pool_properties(spatial, out)
         )
         pool.location = op.location
-        rewriter.replace_op(op, pool)
+        rewriter.replace(op, [pool])
 
 
 def _replaces_max(r: RegionBuilder, v: SSAValue, best: SSAValue) -> SSAValue:

@@ -265,7 +265,8 @@ class AvgPoolBackwardGather(RewritePattern):
 
         def candidate(r: RegionBuilder, axis: int, cell: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
             s, k = window.stride[axis], window.kernel[axis]
-            padded = r.add(cell, r.index(window.low[axis]))
+            low = window.low[axis]
+            padded = r.add(cell, r.index(low)) if low else cell
             o = r.add(r.sub(r.div(padded, r.index(s)), r.index(per_cell[axis] - 1)), j)
             offset = r.sub(padded, r.mul(o, r.index(s)))
             return o, r.and_(r.in_range(o, r.index(out[axis])), r.in_range(offset, r.index(k)))
