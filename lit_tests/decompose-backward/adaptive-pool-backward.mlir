@@ -72,3 +72,19 @@ func.func @adaptive_max2d_divides(%x: tensor<2x2x8x6xf32>, %dy: tensor<2x2x4x3xf
   %dx = rlx.adaptive_max_pool2d_backward %x, %dy : (tensor<2x2x8x6xf32>, tensor<2x2x4x3xf32>) -> tensor<2x2x8x6xf32>
   return %dx : tensor<2x2x8x6xf32>
 }
+
+// -----
+
+// A global adaptive max pool (7x7 -> 1x1) divides too, but takes the gather: the max-pool
+// form of a pool one window wide makes mlir-opt run for minutes today (issue 11).
+// CHECK-LABEL: func.func @adaptive_max2d_global
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%{{.*}} : tensor<7x7xf32>) outs(%{{.*}} : tensor<?x4x1x1xi32>)
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}} : tensor<1x1xf32>) outs(%{{.*}} : tensor<?x4x7x7xf32>)
+// CHECK-NOT:   rlx.
+func.func @adaptive_max2d_global(%x: tensor<?x4x7x7xf32>, %dy: tensor<?x4x1x1xf32>) -> tensor<?x4x7x7xf32> {
+  %dx = rlx.adaptive_max_pool2d_backward %x, %dy : (tensor<?x4x7x7xf32>, tensor<?x4x1x1xf32>) -> tensor<?x4x7x7xf32>
+  return %dx : tensor<?x4x7x7xf32>
+}

@@ -34,6 +34,16 @@ DELEGATED_MAX_RANKS = (2,)
 """The ranks whose dividing adaptive max pools become `rlx.max_pool{r}d_backward`: those the
 max-pool patterns rewrite today (3-D joins when `rlx.max_pool3d_backward` has a pattern)."""
 
+
+def _max_pool_form_builds(out: tuple[int, ...]) -> bool:
+    """Whether the max-pool form is safe to build: not with an output one window wide.
+
+    Issue 11: mlir-opt runs for minutes (and tens of GB) on today's max_pool2d_backward when
+    the input is one stride wide (W == S_W), a global pool being one instance. Drop this
+    check once the max-pool rewrite fixes that; until then those pools take the gather.
+    """
+    return out[-1] != 1
+
 ARGMAX_TYPE = IntegerType(32)
 """The flat spatial index of a window's winner (PyTorch's saved index, `i_0*H*W + i_1*W + i_2`)."""
 
@@ -135,7 +145,7 @@ class AdaptiveMaxPoolBackwardAsPool(RewritePattern):
         if not isinstance(op, ADAPTIVE_MAX_OPS) or self.pool_ties != "first":
             return
         spatial, out = shape_of(op.input)[2:], shape_of(op.grad_output)[2:]
-        if len(spatial) not in DELEGATED_MAX_RANKS or not _divides(spatial, out):
+        if len(spatial) not in DELEGATED_MAX_RANKS or not _divides(spatial, out) or not _max_pool_form_builds(out):
             return
         pool = MAX_POOL_BACKWARD_OPS[len(spatial)].build_with(
             [op.input, op.grad_output], op.result.type, **_pool_properties(spatial, out)

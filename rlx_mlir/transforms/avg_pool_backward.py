@@ -124,7 +124,9 @@ AxisCandidate = Callable[[RegionBuilder, int, SSAValue, SSAValue], tuple[SSAValu
 """`(r, axis, cell, j) -> (o, valid)`: the j-th candidate window of input `cell` along `axis`,
 increasing in j, and whether it is a window that contains the cell."""
 
-WindowValue = Callable[[RegionBuilder, SSAValue, SSAValue, list[SSAValue], list[SSAValue]], tuple[SSAValue | None, SSAValue]]
+WindowValue = Callable[
+    [RegionBuilder, SSAValue, SSAValue, list[SSAValue], list[SSAValue]], tuple[SSAValue | None, SSAValue]
+]
 """`(r, n, c, windows, cells) -> (hit, value)`: what candidate window `windows` (clamped into
 the output) adds to input cell `cells` where `hit` (None: always)."""
 

@@ -65,7 +65,8 @@ def composed_avg_pool(x: torch.Tensor, window: Window, include_pad: bool, overri
         return sums / override
     ones = torch.ones((1, 1, *spatial), dtype=x.dtype)
     if include_pad:
-        padded_ones = torch.ones((1, 1, *(n + lo + hi for n, lo, hi in zip(spatial, window.low, window.high))), dtype=x.dtype)
+        padded = (n + lo + hi for n, lo, hi in zip(spatial, window.low, window.high))
+        padded_ones = torch.ones((1, 1, *padded), dtype=x.dtype)
         counts = window_sums(pad(padded_ones, (0,) * rank, overhang))
     else:
         counts = window_sums(pad(ones, window.low, high))
@@ -228,7 +229,8 @@ def _decomposed_op_names(text: str) -> list[str]:
 @pytest.mark.parametrize(
     "small, large",
     [
-        (AvgCase((6, 6), (3, 3), (2, 2), (1, 0, 1, 1), ceil_mode=True), AvgCase((60, 66), (3, 3), (2, 2), (1, 0, 1, 1), ceil_mode=True)),
+        (AvgCase((6, 6), (3, 3), (2, 2), (1, 0, 1, 1), ceil_mode=True),
+         AvgCase((60, 66), (3, 3), (2, 2), (1, 0, 1, 1), ceil_mode=True)),
         (AvgCase((5, 6, 7), (3, 3, 3), (2, 2, 2), (1, 1, 1), ceil_mode=True, include_pad=False),
          AvgCase((25, 26, 27), (3, 3, 3), (2, 2, 2), (1, 1, 1), ceil_mode=True, include_pad=False)),
     ],
