@@ -10,9 +10,10 @@ tensor size:
     adaptive avg:  dx[n, c, *i] = sum_{o containing i} dy[n, c, *o] / |window(o)|
     adaptive max:  dx[n, c, *i] = sum_{o containing i} (argmax(o) == i) * dy[n, c, *o]
 
-When an axis' sizes divide (`size % out == 0`) on every axis, the windows are a pool's
-with kernel = stride = size / out: the pattern emits that pool's backward op, which its own
-pattern rewrites (the full conversion re-applies the patterns to the ops a pattern creates).
+When the sizes divide (`size % out == 0`) on every axis, the windows are a pool's with
+kernel = stride = size / out: the pattern emits that pool's backward op, which its own
+pattern rewrites (the full conversion's walker re-applies the patterns to the ops a pattern
+creates, `PatternRewriteWalker(apply_recursively=True)`).
 """
 
 from __future__ import annotations
