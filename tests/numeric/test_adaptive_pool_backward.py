@@ -184,3 +184,18 @@ def test_ir_size_does_not_depend_on_tensor_sizes(kind, small, large):
     large_ops = _decomposed_op_names(AdaptiveCase(kind, *large).function())
     assert not any(name.startswith("rlx.") for name in small_ops)
     assert small_ops == large_ops
+
+
+def test_windows_of_a_cell_are_the_windows_that_contain_it():
+    """`adaptive_windows_of_cell` against its definition, over every small size pair."""
+    from rlx_mlir.geometry import adaptive_window, adaptive_windows_of_cell, adaptive_windows_per_cell
+
+    for size in range(1, 13):
+        for out in range(1, 13):
+            counts = []
+            for cell in range(size):
+                first, end = adaptive_windows_of_cell(cell, size, out)
+                containing = [o for o in range(out) if adaptive_window(o, size, out)[0] <= cell < adaptive_window(o, size, out)[1]]
+                assert list(range(first, end)) == containing, (size, out, cell)
+                counts.append(end - first)
+            assert adaptive_windows_per_cell(size, out) == max(counts)
