@@ -195,7 +195,8 @@ def test_windows_of_a_cell_are_the_windows_that_contain_it():
             counts = []
             for cell in range(size):
                 first, end = adaptive_windows_of_cell(cell, size, out)
-                containing = [o for o in range(out) if adaptive_window(o, size, out)[0] <= cell < adaptive_window(o, size, out)[1]]
+                windows = [adaptive_window(o, size, out) for o in range(out)]
+                containing = [o for o, (start, stop) in enumerate(windows) if start <= cell < stop]
                 assert list(range(first, end)) == containing, (size, out, cell)
                 counts.append(end - first)
             assert adaptive_windows_per_cell(size, out) == max(counts)
