@@ -97,6 +97,21 @@ def adaptive_kernel(size: int, out: int) -> int:
     return max(end - start for start, end in (adaptive_window(i, size, out) for i in range(out)))
 
 
+def adaptive_windows_of_cell(cell: int, size: int, out: int) -> tuple[int, int]:
+    """[first, end) of the adaptive windows that contain input cell `cell`: a contiguous range.
+
+    Window o contains the cell when `floor(o*size/out) <= cell < ceil((o+1)*size/out)`,
+    that is `o >= floor(cell*out/size)` and `o < ceil((cell+1)*out/size)`.
+    """
+    return (cell * out) // size, -(-((cell + 1) * out) // size)
+
+
+def adaptive_windows_per_cell(size: int, out: int) -> int:
+    """The most adaptive windows (from `size` cells to `out`) that one input cell lies in:
+    the extent of a loop over a cell's windows (more than one where they overlap, or out > size)."""
+    return max(end - first for first, end in (adaptive_windows_of_cell(i, size, out) for i in range(size)))
+
+
 @dataclass(frozen=True)
 class Window:
     """The sliding window shared by convs, pools and im2col, one value per spatial axis.

@@ -54,6 +54,8 @@ class DecomposeBackwardPass(CheckedOptions):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from rlx_mlir.transforms.conv_backward import conv_backward_patterns
+        from rlx_mlir.transforms.adaptive_pool_backward import adaptive_pool_backward_patterns
+        from rlx_mlir.transforms.avg_pool_backward import avg_pool_backward_general_patterns
         from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
         patterns = [
@@ -65,5 +67,7 @@ class DecomposeBackwardPass(CheckedOptions):
                 conv_input=self.conv_input,
             ),
             *pool_backward_patterns(pool_ties=self.pool_ties),
+            *avg_pool_backward_general_patterns(),
+            *adaptive_pool_backward_patterns(pool_ties=self.pool_ties),
         ]
         apply_full_conversion(op, patterns, BACKWARD_OPS, self.name)
