@@ -1,12 +1,16 @@
 """`convert-rlx-to-linalg`: every forward RLX op becomes linalg/tensor/arith.
 
-One pattern per op, each stating its formula. Upstream named ops are used where MLIR has
+One pattern per op family, each stating its formula once for 2-D and 3-D (1-D ops reach
+it as 2-D ops with a unit height). Upstream named ops are used where MLIR (and xDSL) has
 one (`linalg.conv_2d_nchw_fchw`, `linalg.conv_2d_ngchw_gfchw`, `linalg.pooling_nchw_max`,
-`linalg.matmul`); the rest are gather-form `linalg.generic`s, whose outputs are indexed
-by loop dimensions only. Padding is an explicit `tensor.pad` (zero for convs and im2col,
--inf for max pooling). Groups are a loop dimension (expand_shape in, collapse_shape out),
-never a Python loop, so the IR's size never depends on tensor sizes or group counts.
-A dynamic batch is carried through: every new tensor reads its batch from an operand.
+`linalg.matmul`); the rest, the 3-D ops among them, are gather-form `linalg.generic`s,
+whose outputs are indexed by loop dimensions only. Padding is an explicit `tensor.pad`
+per side (zero for convs, avg pools and im2col, -inf for max pooling), high as far as the
+last window reads (ceil mode may read past the op's padding). Groups are a loop dimension
+(expand_shape in, collapse_shape out), never a Python loop, so the IR's size never depends
+on tensor sizes, kernel sizes or group counts. A dynamic batch is carried through: every
+new tensor reads its batch from an operand. The transposed conv is `conv_transpose`'s,
+the adaptive pools `adaptive_pool`'s.
 """
 
 from __future__ import annotations
@@ -231,8 +235,10 @@ class AvgPoolToLinalg(RewritePattern):
                 if include_pad and i not in clipped:
                     constant *= kernel[i]
                     continue
-                if include_pad:
-                    cells = b_.cells_inside(o, stride[i], kernel[i], 0, low[i] + spatial[i] + window.high[i])
+                if include_pad:  # min(o*s + K, pl + n + ph) - o*s
+                    start = b_.mul(o, b_.index(stride[i]))
+                    end = b_.minui(b_.add(start, b_.index(kernel[i])), b_.index(low[i] + spatial[i] + window.high[i]))
+                    cells = b_.sub(end, start)
                 else:
                     cells = b_.cells_inside(o, stride[i], kernel[i], low[i], spatial[i])
                 count = cells if count is None else b_.mul(count, cells)
@@ -327,8 +333,9 @@ def forward_patterns() -> list[RewritePattern]:
 
 @dataclass(frozen=True)
 class ConvertRlxToLinalgPass(ModulePass):
-    """Rewrite `rlx.conv2d`, `rlx.conv_transpose2d`, `rlx.{max,avg}_pool2d`, `rlx.matmul`
-    and `rlx.im2col` into upstream ops.
+    """Rewrite `rlx.conv{2,3}d`, `rlx.conv_transpose{2,3}d`, `rlx.{max,avg}_pool{2,3}d`,
+    `rlx.adaptive_{max,avg}_pool{2,3}d`, `rlx.matmul` and `rlx.im2col{,3d}` into upstream
+    ops (the 1-D ops once rewritten to 2-D).
 
     Legal after it: `linalg`, `tensor` and `arith` ops (no `math` is needed), plus any RLX
     backward op the input had (those are `decompose-backward`'s). A forward op it cannot

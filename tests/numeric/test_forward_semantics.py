@@ -415,6 +415,13 @@ AVG_POOL = [
 class Adaptive(Case):
     out: tuple[int, ...] = (3, 3)
     kind: str = "avg"
+    nan: bool = False
+
+    def inputs(self, n, seed=0):
+        (x,) = super().inputs(n, seed)
+        if self.nan:
+            x.reshape(-1)[::11] = np.nan
+        return [x]
 
     @property
     def exact(self) -> bool:
@@ -425,7 +432,7 @@ class Adaptive(Case):
         return f"rlx.adaptive_{self.kind}_pool{self.rank}d"
 
     def label(self) -> str:
-        return f"c{self.c}_{_x(self.spatial)}_to_{_x(self.out)}"
+        return f"c{self.c}_{_x(self.spatial)}_to_{_x(self.out)}{'_nan' if self.nan else ''}"
 
     def attrs(self) -> str:
         return ""
@@ -459,6 +466,8 @@ ADAPTIVE = [
         dict(spatial=(4, 6, 8), out=(2, 3, 4)),  # divide
         dict(spatial=(2, 3, 4), out=(3, 4, 5)),  # output > input
         dict(dtype="f64", dynamic=True, spatial=(6, 5, 7), out=(4, 2, 3)),
+        dict(spatial=(7, 9), out=(3, 4), nan=True),  # a NaN in a window is its max (and poisons its mean)
+        dict(spatial=(5, 7, 6), out=(2, 3, 4), nan=True),
     )
 ]
 
