@@ -13,7 +13,8 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
   with padding) and `all` (tiled, windows), on random, tied, constant and NaN/-inf inputs;
   avg-pool dx with count_include_pad true and false (tiled, windows);
 - forward: conv2d (dense, grouped, depthwise), conv_transpose2d, max/avg pool, matmul
-  plain and batched, im2col;
+  plain and batched, im2col; and 2-D/3-D convs, transposed convs, pools (ceil mode,
+  dilation, per-side padding), im2col3d and adaptive pools;
 - f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes).
 
 The functions are compiled in a few modules (one per kernel family), not one per case; a
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import ModuleOp
 from iree_runtime import IreeModule, require_iree
 from numeric import test_conv_backward as conv_bwd
 from numeric import test_forward_ops as fwd
+from numeric import test_forward_semantics as sem
 from numeric import test_pool_backward as pool_bwd
 from rlx_mlir.ir import make_context, parse_module, verify_module
 from rlx_mlir.transforms.conv_backward import conv_backward_patterns
@@ -176,6 +178,24 @@ FORWARD = [
     fwd.Im2col(n=1, hw=(7, 9), kernel=(2, 3), stride=(2, 1), padding=(0, 1), dilation=(1, 2)),
     fwd.Im2col(n=1, dynamic=True, hw=(6, 5), stride=(2, 2), padding=(1, 1)),
 ]
+# The semantics beyond the symmetric 2-D subset (`test_forward_semantics`): per-side
+# padding, 3-D, ceil mode, dilation, divisors, adaptive pools (even, uneven, larger).
+FORWARD_SEMANTICS = [
+    sem.Conv(spatial=(7, 9), kernel=(2, 3), stride=(2, 1), padding=(1, 0, 0, 2), dilation=(2, 1)),
+    sem.Conv(c=4, f=6, groups=2, spatial=(4, 6, 5), kernel=(3, 2, 3), stride=(1, 2, 1), padding=(1, 0, 1, 0, 1, 2)),
+    sem.ConvTranspose(spatial=(3, 4), kernel=(2, 3), stride=(3, 2), dilation=(4, 4), padding=(1, 1), output_padding=(2, 3)),
+    sem.ConvTranspose(dtype="f64", dynamic=True, spatial=(2, 3, 4), kernel=(2, 2, 3), stride=(2, 1, 2), dilation=(1, 3, 1), padding=(1, 0, 1), output_padding=(1, 2, 0)),
+    sem.MaxPool(spatial=(9, 8), kernel=(2, 3), stride=(3, 2), dilation=(2, 1), padding=(1, 0), ceil_mode=True),
+    sem.MaxPool(spatial=(5, 8, 7), kernel=(2, 3, 3), stride=(2, 2, 2), padding=(0, 1, 1), dilation=(1, 2, 2), ceil_mode=True),
+    sem.AvgPool(spatial=(8, 9), kernel=(4, 3), stride=(2, 2), padding=(2, 0, 1, 1), ceil_mode=True),
+    sem.AvgPool(n=1, dynamic=True, spatial=(7, 9), kernel=(3, 3), stride=(2, 2), padding=(1, 1), ceil_mode=True, count_include_pad=False),
+    sem.AvgPool(spatial=(5, 8, 7), kernel=(2, 3, 3), stride=(2, 2, 2), padding=(1, 1, 1), ceil_mode=True),
+    sem.Im2col(spatial=(4, 5, 6), kernel=(3, 2, 2), stride=(2, 1, 3), padding=(0, 1, 1, 1, 0, 0)),
+    sem.Adaptive(spatial=(7, 9), out=(3, 4), kind="avg"),
+    sem.Adaptive(n=1, dynamic=True, spatial=(3, 5), out=(5, 7), kind="max"),
+    sem.Adaptive(spatial=(8, 6), out=(4, 2), kind="avg"),  # divides: the plain pool
+    sem.Adaptive(spatial=(5, 7, 6), out=(2, 3, 4), kind="max"),
+]
 
 
 def _forward_kernel(case: fwd.Case) -> Kernel:
@@ -183,13 +203,15 @@ def _forward_kernel(case: fwd.Case) -> Kernel:
         case.check({case.symbol: function})
 
     module = "conv_transpose2d" if isinstance(case, fwd.ConvTranspose2d) else "forward"
+    if isinstance(case, sem.Case):
+        module = "forward_semantics"
     return Kernel(module, case.symbol, (), case.function(), case.np_dtype, check)
 
 
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
     *(_pool_kernel(form, POOL[name]) for form, names in POOL_CONFIGS.items() for name in names),
-    *(_forward_kernel(case) for case in FORWARD),
+    *(_forward_kernel(case) for case in (*FORWARD, *FORWARD_SEMANTICS)),
 ]
 
 
