@@ -273,13 +273,14 @@ class ConvBackwardInputGather(RewritePattern):
         high = [max([0, *(phase.high(out[i]) for phase in axis)]) for i, axis in enumerate(axes)]
         dyp = b.pad(op.grad_output, (0, 0, *low), (0, 0, *high), 0.0)
         element = element_type_of(op.weight)
+        w_split = ConvGroups(op.groups()).split(b, op.weight, 0)
         dx = None if all(s == 1 for s in window.stride) else b.full(dx_shape, element, 0.0, like=op.grad_output)
         for phases in itertools.product(*axes):
             offsets = [low[i] - phase.low for i, phase in enumerate(phases)]
             sizes = [phase.window for phase in phases]
             dyw = dyp if sizes == list(shape_of(dyp)[2:]) else b.extract_slice(dyp, (0, 0, *offsets), (*dy_shape[:2], *sizes))
             part = correlate(
-                b, dyw, _sub_kernel_nd(b, op.weight, op.groups(), phases), (1,) * window.rank,
+                b, dyw, _sub_kernel_nd(b, w_split, op.groups(), phases), (1,) * window.rank,
                 tuple(phase.dilation for phase in phases), op.groups(),
                 TensorType(element, [n, c, *(phase.count for phase in phases)]),
             )
@@ -292,12 +293,12 @@ class ConvBackwardInputGather(RewritePattern):
         rewriter.replace(op, [], [dx])
 
 
-def _sub_kernel_nd(b: TensorBuilder, weight: SSAValue, groups: int, phases: Sequence[AxisPhase]) -> SSAValue:
+def _sub_kernel_nd(b: TensorBuilder, w_split: SSAValue, groups: int, phases: Sequence[AxisPhase]) -> SSAValue:
     """w_a[c, f, *t] = w[f, c, *taps[T-1-t]] per group, merged to [C, F/G, *T]: `_sub_kernel`
-    for any rank (read with tensor.extract, for the same reason)."""
+    for any rank (read with tensor.extract, for the same reason). `w_split` is w split by
+    groups ([G, F/G, C/G, *K]; w itself for one group)."""
     group = ConvGroups(groups)
-    f, cg = shape_of(weight)[:2]
-    w_split = group.split(b, weight, 0)
+    fg, cg = shape_of(w_split)[group.grouped:][:2]
     r = len(phases)
 
     def tap(rb: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:
@@ -315,7 +316,7 @@ def _sub_kernel_nd(b: TensorBuilder, weight: SSAValue, groups: int, phases: Sequ
 
     sub = b.generic(
         ins=[],
-        init=b.empty(group.shape([groups, cg, f // groups, *(len(phase.taps) for phase in phases)], 0), element_type_of(weight)),
+        init=b.empty(group.shape([groups, cg, fg, *(len(phase.taps) for phase in phases)], 0), element_type_of(w_split)),
         maps=group.maps(dims_map(3 + r, lambda i: tuple(i))),
         iterators=group.iterators("p" * (3 + r)),
         body=value,

@@ -36,14 +36,14 @@ from oracle import assert_matches, tensor_type
 F64 = np.float64
 F32 = np.float32
 
-# The formulations (pass options) of the conv gradients; 3-D has one form, so its
-# functions go through the non-default options too, to show that they work there.
+# The formulations (pass options) of the 2-D conv gradients. 3-D has one form whatever the
+# options say (`test_3d_options_give_the_one_form` shows that), so 3-D runs the default only.
 WEIGHT_FORMS = {
-    "w_direct": dict(conv_weight="direct"),
-    "w_im2col": dict(conv_weight="im2col"),
-    "w_im2col_chunked": dict(conv_weight="im2col", im2col_max_elements=16),
+    "direct": dict(conv_weight="direct"),
+    "im2col": dict(conv_weight="im2col"),
+    "im2col_chunked": dict(conv_weight="im2col", im2col_max_elements=16),
 }
-INPUT_FORMS = {"i_direct": dict(conv_input="direct"), "i_transpose": dict(conv_input="transpose")}
+INPUT_FORMS = {"direct": dict(conv_input="direct"), "transpose": dict(conv_input="transpose")}
 DEFAULT = {"default": {}}
 
 
@@ -257,7 +257,7 @@ TRANSPOSE = [
     Case((5, 4), (3, 3), (1, 1), (0, 0), (0, 0), dilation=(1, 2), output_padding=(0, 1), transpose=True),
     # 3-D
     *_all_output_paddings(
-        Case((3, 3, 2), (2, 2, 3), (2, 1, 3), (1, 0, 1), (0, 1, 1), dilation=(1, 3, 2), c=4, f=2, groups=2,
+        Case((3, 3, 2), (2, 2, 3), (2, 1, 1), (1, 0, 1), (0, 1, 1), dilation=(1, 3, 1), c=4, f=2, groups=2,
              transpose=True)
     ),
     Case((3, 2, 4), (2, 3, 2), (3, 1, 2), (0, 1, 0), (1, 0, 1), dilation=(4, 1, 1), output_padding=(3, 0, 1),
@@ -269,13 +269,13 @@ def _functions():
     """{name: (case, gradient, options, text)}."""
     out = {}
     for i, case in enumerate(CONV):
-        weight_forms, input_forms = (WEIGHT_FORMS, INPUT_FORMS) if case.rank == 2 else (
-            {"w_direct": {}, "w_im2col": dict(conv_weight="im2col")}, {"i_direct": {}, "i_transpose": dict(conv_input="transpose")}
-        )
+        weight_forms, input_forms = (WEIGHT_FORMS, INPUT_FORMS) if case.rank == 2 else (DEFAULT, DEFAULT)
+        if case.rank == 2 and not (case.dynamic or case.groups > 1):
+            weight_forms = {k: v for k, v in weight_forms.items() if k != "im2col_chunked"}
         for form, options in weight_forms.items():
-            out[f"conv{i}_{form}"] = (case, "weight", options, case.weight_function(f"conv{i}_{form}"))
+            out[f"conv{i}_w_{form}"] = (case, "weight", options, case.weight_function(f"conv{i}_w_{form}"))
         for form, options in input_forms.items():
-            out[f"conv{i}_{form}"] = (case, "input", options, case.input_function(f"conv{i}_{form}"))
+            out[f"conv{i}_i_{form}"] = (case, "input", options, case.input_function(f"conv{i}_i_{form}"))
     for i, case in enumerate(TRANSPOSE):
         out[f"tr{i}_w"] = (case, "weight", {}, case.weight_function(f"tr{i}_w"))
         out[f"tr{i}_i"] = (case, "input", {}, case.input_function(f"tr{i}_i"))
@@ -307,3 +307,89 @@ def test_the_issue_case_has_more_conv_rows_than_x():
 def test_gradient_matches_pytorch(name, native):
     case, gradient, _, _ = FUNCTIONS[name]
     case.check(native, gradient, name)
+
+
+# --------------------------------------------------------------------------------------
+# The IR: every option value works in 3-D, and no pattern grows with the data
+# --------------------------------------------------------------------------------------
+
+OPTION_VALUES = [
+    dict(conv_weight="im2col"),
+    dict(conv_weight="im2col", im2col_max_elements=1),
+    dict(conv_input="transpose"),
+    dict(conv_weight="im2col", conv_input="transpose"),
+]
+
+
+def _decomposed(text: str, options: dict) -> list[str]:
+    """The decomposed IR's ops (name and result types), verified by xDSL."""
+    module = lower({"f": (options, text)})
+    module.verify()
+    names = [f"{op.name} {[str(r.type) for r in op.results]}" for op in module.walk()]
+    assert not any(name.startswith("rlx.") for name in names)
+    return names
+
+
+@pytest.mark.parametrize("options", OPTION_VALUES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("index", [i for i, c in enumerate(CONV) if c.rank == 3])
+def test_3d_options_give_the_one_form(index, options):
+    """3-D conv gradients have one formulation: any option value decomposes them as the default does."""
+    case = CONV[index]
+    for text in (case.weight_function("f"), case.input_function("f")):
+        assert _decomposed(text, options) == _decomposed(text, {})
+
+
+def _grown(case: Case, cells: int) -> Case:
+    """`case` with `cells` more input cells per axis (a multiple of every stride, so that the
+    sizes' residues, and with them the choice between padding and cropping, stay) and a
+    larger batch."""
+    assert all(cells % s == 0 for s in case.stride)
+    return Case(**{**case.__dict__, "spatial": tuple(s + cells for s in case.spatial), "n": case.n + cells})
+
+
+@pytest.mark.parametrize(
+    "case",
+    [CONV[1], CONV[10], TRANSPOSE[11], TRANSPOSE[-1]],
+    ids=lambda c: str(c),
+)
+def test_ir_size_does_not_depend_on_tensor_sizes(case):
+    """The same ops for 240 more cells per axis (and a larger batch); only types change."""
+    for text in (lambda c: c.weight_function("f"), lambda c: c.input_function("f")):
+        small = [name.split(" ")[0] for name in _decomposed(text(case), {})]
+        large = [name.split(" ")[0] for name in _decomposed(text(_grown(case, 240)), {})]
+        assert small == large
+
+
+def _cli_module() -> str:
+    """A 3-D conv's two gradients and a 2-D per-side one's, in one module for rlx-opt."""
+    three, per_side = CONV[10], CONV[1]
+    return "".join(
+        [three.weight_function("w3"), three.input_function("i3"), per_side.weight_function("w2"), per_side.input_function("i2")]
+    )
+
+
+@pytest.mark.parametrize(
+    "options",
+    ["", "conv-weight=im2col", "conv-weight=im2col im2col-max-elements=1", "conv-input=transpose",
+     "conv-weight=direct conv-input=direct"],
+)
+def test_every_option_value_works_on_3d_and_per_side(options):
+    from test_rlx_opt_cli import rlx_opt
+
+    done = rlx_opt(f"--decompose-backward={options}", input=_cli_module())
+    assert done.returncode == 0, done.stderr
+    assert "rlx." not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ("im2col-max-elements=x", r"option 'im2col-max-elements' must be an integer; got 'x'"),
+        ("im2col-max-elements=0", r"option 'im2col-max-elements' must be positive, got 0"),
+        ("conv-input=im2col", r"option 'conv-input' must be one of direct, transpose; got 'im2col'"),
+    ],
+)
+def test_bad_option_values_fail_cleanly(options, message):
+    from test_rlx_opt_cli import assert_clean_failure, rlx_opt
+
+    assert_clean_failure(rlx_opt(f"--decompose-backward={options}", input=_cli_module()), message)
