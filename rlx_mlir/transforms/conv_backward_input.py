@@ -253,8 +253,9 @@ class ConvBackwardInputGather(RewritePattern):
     bound of the geometry, not of the data). The dy windows are slices of one dy padded by
     the largest low/high any phase needs; each phase lands in dx by a strided
     `tensor.insert_slice`; rows that no tap reaches stay zero. No multiply-add reads an
-    inserted zero. Used for 3-D (no upstream named 3-D conv takes groups, so the phase
-    convs are generics) and registered after the 2-D patterns.
+    inserted zero. Used for 3-D (upstream's one named 3-D conv takes no groups and xDSL
+    does not define it, so the phase convs are generics) and registered after the 2-D
+    patterns.
     """
 
     @op_type_rewrite_pattern

@@ -370,8 +370,7 @@ def _cli_module() -> str:
 
 @pytest.mark.parametrize(
     "options",
-    ["", "conv-weight=im2col", "conv-weight=im2col im2col-max-elements=1", "conv-input=transpose",
-     "conv-weight=direct conv-input=direct"],
+    ["conv-weight=direct conv-input=direct", "conv-weight=im2col im2col-max-elements=1 conv-input=transpose"],
 )
 def test_every_option_value_works_on_3d_and_per_side(options):
     from test_rlx_opt_cli import rlx_opt
