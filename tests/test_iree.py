@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from iree_runtime import IreeModule, require_iree
 from numeric import test_conv_backward as conv_bwd
+from numeric import test_conv_backward_semantics as conv_semantics
 from numeric import test_forward_ops as fwd
 from numeric import test_forward_semantics as sem
 from numeric import test_pool_backward as pool_bwd
@@ -208,8 +209,28 @@ def _forward_kernel(case: fwd.Case) -> Kernel:
     return Kernel(module, case.symbol, (), case.function(), case.np_dtype, check)
 
 
+# -- 3-D conv gradients and the transposed conv's (rank-generic gathers): one module.
+SEMANTICS = [
+    conv_semantics.CONV[10],  # 3-D, groups 2, per-side, strided, dilated
+    conv_semantics.CONV[12],  # 3-D depthwise, dynamic batch
+    next(c for c in conv_semantics.TRANSPOSE if c.op == (2, 3) and c.stride == (3, 2)),  # the case
+    conv_semantics.TRANSPOSE[-1],  # 3-D, dynamic batch, output_padding (3, 0, 1)
+]
+
+
+def _semantics_kernel(gradient: str, case) -> Kernel:
+    symbol = _symbol("semantics", gradient, case)
+
+    def check(function) -> None:
+        case.check({symbol: function}, gradient, symbol)
+
+    text = case.weight_function(symbol) if gradient == "weight" else case.input_function(symbol)
+    return Kernel("conv_semantics", symbol, (), text, case.dtype, check)
+
+
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
+    *(_semantics_kernel(gradient, case) for case in SEMANTICS for gradient in ("weight", "input")),
     *(_pool_kernel(form, POOL[name]) for form, names in POOL_CONFIGS.items() for name in names),
     *(_forward_kernel(case) for case in (*FORWARD, *FORWARD_SEMANTICS)),
 ]

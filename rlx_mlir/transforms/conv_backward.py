@@ -30,6 +30,15 @@ Formulations (pass options), in `conv_backward_weight` and `conv_backward_input`
 - `conv-input=transpose`: `ConvBackwardInputTranspose`, RLX's route: a transposed conv of
   dy with the solved output_padding (`conv_transpose.conv_transpose2d`).
 
+Padding may be given per side: every 2-D form reads `Window.low`/`high` (x padded per
+side; the phases start from the low padding; dx's size is the declared result).
+
+Other spatial ranks (3-D) have one formulation each, whatever the options say: the same
+formulas written once for every rank as gather-form generics, `ConvBackwardWeightGather`
+(`weight_gradient`) and `ConvBackwardInputGather` (stride phases over `correlate`), which
+are registered after the 2-D patterns. The transposed conv's gradients,
+`rlx.conv_transpose{2,3}d_backward_{input,weight}`, are `conv_transpose_backward`'s.
+
 The measurements that chose these forms are in `docs/conv-backward-notes.md`.
 """
 
@@ -38,15 +47,32 @@ from __future__ import annotations
 from xdsl.pattern_rewriter import RewritePattern
 
 from rlx_mlir.transforms.conv_backward_grouped import grouped_conv_backward_patterns
-from rlx_mlir.transforms.conv_backward_input import ConvBackwardInputDirect, ConvBackwardInputTranspose
-from rlx_mlir.transforms.conv_backward_weight import ConvBackwardWeightDirect, ConvBackwardWeightIm2col
+from rlx_mlir.transforms.conv_backward_input import (
+    ConvBackwardInputDirect,
+    ConvBackwardInputGather,
+    ConvBackwardInputTranspose,
+)
+from rlx_mlir.transforms.conv_backward_weight import (
+    ConvBackwardWeightDirect,
+    ConvBackwardWeightGather,
+    ConvBackwardWeightIm2col,
+)
+from rlx_mlir.transforms.conv_transpose_backward import conv_transpose_backward_patterns
 from rlx_mlir.transforms.options import ConvInput, ConvWeight
 
 
 def conv_backward_patterns(
     conv_weight: ConvWeight = "direct", im2col_max_elements: int = 4_194_304, conv_input: ConvInput = "direct"
 ) -> list[RewritePattern]:
-    """The patterns for `rlx.conv2d_backward_{weight,input}` in the chosen formulations."""
+    """The patterns for the conv and transposed-conv gradients: the 2-D ones in the chosen
+    formulations first, then the rank-generic ones that take every other rank."""
     weight = ConvBackwardWeightDirect() if conv_weight == "direct" else ConvBackwardWeightIm2col(im2col_max_elements)
     input_ = ConvBackwardInputDirect() if conv_input == "direct" else ConvBackwardInputTranspose()
-    return [*grouped_conv_backward_patterns(conv_weight, conv_input), weight, input_]
+    return [
+        *grouped_conv_backward_patterns(conv_weight, conv_input),
+        weight,
+        input_,
+        ConvBackwardWeightGather(),
+        ConvBackwardInputGather(),
+        *conv_transpose_backward_patterns(),
+    ]

@@ -20,7 +20,7 @@ from xdsl.pattern_rewriter import (
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
-from rlx_mlir.transforms.conv_backward_weight import WeightGradient
+from rlx_mlir.transforms.conv_backward_weight import WeightGradient, pad_window
 from rlx_mlir.transforms.conv_groups import multiply_accumulate
 from rlx_mlir.transforms.options import ConvInput, ConvWeight
 
@@ -52,7 +52,7 @@ class GroupedConvBackwardWeightRows(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
         geo = WeightGradient.of(op)
-        groups, (sh, sw), (dh, dw), padding = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        groups, (sh, sw), (dh, dw) = geo.groups, geo.window.stride, geo.window.dilation
         fg, cg, kh_size, kw_size = geo.fg, geo.cg, geo.kh, geo.kw
         if not groups.grouped or sw != 1 or cg * fg > MAX_GROUP_CHANNEL_PAIRS:
             return
@@ -60,7 +60,7 @@ class GroupedConvBackwardWeightRows(RewritePattern):
         wo_size = shape_of(op.grad_output)[3]
         element = element_type_of(op.result)
 
-        xpad = groups.split(b, b.pad_spatial(op.input, padding, 0.0), 1)
+        xpad = groups.split(b, pad_window(b, op.input, geo.window), 1)
         dy = groups.split(b, op.grad_output, 1)
         rows = b.generic(
             ins=[dy, xpad],

@@ -2,9 +2,12 @@
 
     dw[f, c, kh, kw] = sum_{n, ho, wo} dy[n, f, ho, wo] * xpad[n, c, ho*s + kh*d, wo*s + kw*d]
 
-Two formulations, chosen by decompose-backward's `conv-weight` option: the formula as one
-gather-form contraction (`direct`), or RLX's im2col + matmul with the batch bug fixed
-(`im2col`). See `conv_backward` for the shared conventions.
+Two 2-D formulations, chosen by decompose-backward's `conv-weight` option: the formula as
+one gather-form contraction over channels-last copies (`direct`), or RLX's im2col + matmul
+with the batch bug fixed (`im2col`). Both read x padded per side (`Window.low`/`high`).
+Any other spatial rank takes `weight_gradient`, the same formula as one NC* gather for
+every rank (`ConvBackwardWeightGather`), whichever option is given. See `conv_backward`
+for the shared conventions.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from xdsl.pattern_rewriter import (
 )
 
 from rlx_mlir.dialects import rlx
-from rlx_mlir.geometry import Window2d
+from rlx_mlir.dialects.conv import ConvNdBackwardWeightOp
+from rlx_mlir.geometry import Window
 from rlx_mlir.transforms.builders import (
     TensorBuilder,
+    dims_map,
     element_type_of,
     is_dynamic,
     shape_of,
@@ -36,7 +41,7 @@ class WeightGradient:
     """What every weight-gradient formulation reads off its op: the window, the group loop,
     and dw [F, C/G, KH, KW] with F/G filters per group."""
 
-    window: Window2d
+    window: Window
     groups: ConvGroups
     f: int
     fg: int
@@ -49,6 +54,11 @@ class WeightGradient:
         groups = ConvGroups(op.groups())
         f, cg, kh, kw = shape_of(op.result)
         return WeightGradient(op.window(), groups, f, f // groups.count, cg, kh, kw)
+
+
+def pad_window(b: TensorBuilder, x: SSAValue, window: Window) -> SSAValue:
+    """x zero-padded by the window's low and high padding (each side its own)."""
+    return b.pad(x, (0, 0, *window.low), (0, 0, *window.high), 0.0)
 
 
 class ConvBackwardWeightDirect(RewritePattern):
@@ -76,13 +86,13 @@ class ConvBackwardWeightDirect(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
         b, geo = TensorBuilder(rewriter, op), WeightGradient.of(op)
-        groups, (sh, sw), (dh, dw), (ph, pw) = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        groups, (sh, sw), (dh, dw) = geo.groups, geo.window.stride, geo.window.dilation
         fg, cg, kh_size, kw_size = geo.fg, geo.cg, geo.kh, geo.kw
 
         # NCHW -> NHWC, with the group axis (when there is one) before the channels.
         to_channels_last = [0, 3, 4, 1, 2] if groups.grouped else [0, 2, 3, 1]
-        spatial_padding = [0, ph, pw, 0, 0] if groups.grouped else [0, ph, pw, 0]
-        xl = b.transpose_padded(groups.split(b, op.input, 1), to_channels_last, spatial_padding, spatial_padding)
+        low, high = ([0, *side, 0, 0] if groups.grouped else [0, *side, 0] for side in (geo.window.low, geo.window.high))
+        xl = b.transpose_padded(groups.split(b, op.input, 1), to_channels_last, low, high)
         dyl = b.transpose(groups.split(b, op.grad_output, 1), to_channels_last)
 
         def x_at(g, kh, kw, n, ho, wo, c):
@@ -153,7 +163,7 @@ class ConvBackwardWeightIm2col(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dBackwardWeightOp, rewriter: PatternRewriter):
         b, geo = TensorBuilder(rewriter, op), WeightGradient.of(op)
-        groups, (sh, sw), (dh, dw), (ph, pw) = geo.groups, geo.window.stride, geo.window.dilation, geo.window.padding
+        groups, (sh, sw), (dh, dw) = geo.groups, geo.window.stride, geo.window.dilation
         f, fg, cg, kh_size, kw_size = geo.f, geo.fg, geo.cg, geo.kh, geo.kw
         _, _, ho_size, wo_size = shape_of(op.grad_output)
         k = cg * kh_size * kw_size
@@ -162,7 +172,7 @@ class ConvBackwardWeightIm2col(RewritePattern):
         rows = _RowChunks.choose(n_size, ho_size, wo_size, k, self.max_elements)
         batch_sizes = [b.dim(op.input, 0)] if is_dynamic(n_size) else []
 
-        xpad = groups.split(b, b.pad_spatial(op.input, (ph, pw), 0.0), 1)
+        xpad = groups.split(b, pad_window(b, op.input, geo.window), 1)
         # col[g, n, ho, wo, c, kh, kw] = xpad[n, g, c, ho*sh + kh*dh, wo*sw + kw*dw]
         col = b.generic(
             ins=[xpad],
@@ -255,3 +265,49 @@ class _RowChunks:
         n = b.dim(batched, 0)
         factor = self.ho_size * self.wo_size // self.per_chunk
         return [n if factor == 1 else b.value(arith.MuliOp(n, b.index(factor)))]
+
+
+def weight_gradient(b: TensorBuilder, x: SSAValue, dy: SSAValue, window: Window, groups: int) -> SSAValue:
+    """dw[g, f, c, *k] = sum_{n, *o} dy[n, g, f, *o] * xp[n, g, c, *(o*s + k*d)], for any spatial rank.
+
+    x [N, C, *in], dy [N, F, *out] -> dw [F, C/G, *K]. `xp` is x padded by `window.low`
+    and, at the high side, by exactly what the last window `o = out - 1` reads past x
+    (`(out-1)*s + d*(k-1) + 1 - low - in`, cropped where negative), so the sizes alone fix
+    it: the conv's weight gradient, and the transposed conv's with x and dy swapped (its
+    high padding is solved from the sizes, `ConvTransposeBackwardWeight`). One gather-form
+    contraction, loops (g, f, c, *k) parallel and (n, *o) reduced; the group loop is left
+    out for one group (`ConvGroups`).
+    """
+    r = window.rank
+    group = ConvGroups(groups)
+    x_shape, dy_shape = shape_of(x), shape_of(dy)
+    inp, out = x_shape[2:], dy_shape[2:]
+    s, d, kernel = window.stride, window.dilation, window.kernel
+    high = [(out[i] - 1) * s[i] + window.extent[i] - window.low[i] - inp[i] for i in range(r)]
+    xp = group.split(b, b.pad_sides(x, window.low, high, 0.0), 1)
+    f, cg = dy_shape[1], x_shape[1] // groups
+    # loops: g, f, c, k_0..k_{r-1}, n, o_0..o_{r-1}
+    loops = 4 + 2 * r
+    k_at, o_at = 3, 4 + r
+    dw = b.generic(
+        ins=[group.split(b, dy, 1), xp],
+        init=b.full(group.shape([groups, f // groups, cg, *kernel], 0), element_type_of(x), 0.0),
+        maps=group.maps(
+            dims_map(loops, lambda i: (i[3 + r], i[0], i[1], *i[o_at:o_at + r])),
+            dims_map(loops, lambda i: (i[3 + r], i[0], i[2], *(i[o_at + a] * s[a] + i[k_at + a] * d[a] for a in range(r)))),
+            dims_map(loops, lambda i: (i[0], i[1], i[2], *i[k_at:k_at + r])),
+        ),
+        iterators=group.iterators("p" * (3 + r) + "R" * (1 + r)),
+        body=multiply_accumulate,
+    )
+    return group.merge(b, dw, 0)
+
+
+class ConvBackwardWeightGather(RewritePattern):
+    """dw = `weight_gradient(x, dy)`: the conv weight gradient of any spatial rank (3-D; and
+    what the 2-D patterns leave), as one gather-form contraction in NC* layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvNdBackwardWeightOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        rewriter.replace(op, [], [weight_gradient(b, op.input, op.grad_output, op.window(), op.groups())])

@@ -6,7 +6,7 @@ xDSL's option parser checks a `Literal` field itself, but its message names neit
 pass nor the option ("Incompatible types: given ('bogus',), expected typing.Literal[...]").
 `CheckedOptions` checks first, both when a pipeline is parsed and when a pass is built in
 Python, and says `decompose-backward: option 'conv-weight' must be one of direct, im2col;
-got 'bogus'`.
+got 'bogus'`; an `int` option given something else is checked the same way.
 """
 
 from __future__ import annotations
@@ -52,9 +52,11 @@ class CheckedOptions(ModulePass):
         hints = get_type_hints(cls)
         for option, values in spec.normalize_parameter_names().parameters.items():
             valid = literal_values(hints.get(option))
+            shown = values[0] if len(values) == 1 else ",".join(map(str, values))
             if valid is not None and (len(values) != 1 or values[0] not in valid):
-                shown = values[0] if len(values) == 1 else ",".join(map(str, values))
                 raise _choice_error(cls.name, _option_name(option), shown, valid)
+            if hints.get(option) is int and (len(values) != 1 or type(values[0]) is not int):
+                raise UserValueError(f"{cls.name}: option '{_option_name(option)}' must be an integer; got '{shown}'")
         return super().from_spec(spec)
 
     def __post_init__(self):
