@@ -37,17 +37,19 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from iree_runtime import IreeModule, require_iree
+from oracle import assert_matches
 from numeric import test_conv_backward as conv_bwd
 from numeric import test_conv_backward_semantics as conv_semantics
 from numeric import test_forward_ops as fwd
 from numeric import test_forward_semantics as sem
+from numeric import test_adaptive_pool_backward as adaptive_bwd
+from numeric import test_avg_pool_backward_semantics as avg_semantics
+from numeric import test_one_d_ops as one_d
 from numeric import test_pool_backward as pool_bwd
 from rlx_mlir.ir import make_context, parse_module, verify_module
-from rlx_mlir.transforms.conv_backward import conv_backward_patterns
 from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass, forward_patterns
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 from rlx_mlir.transforms.options import ConvInput, ConvWeight, PoolTies
-from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
 require_iree()
 
@@ -228,11 +230,55 @@ def _semantics_kernel(gradient: str, case) -> Kernel:
     return Kernel("conv_semantics", symbol, (), text, case.dtype, check)
 
 
+# -- Pool gradients beyond the 2-D fast paths: the avg gather (ceil mode, per-side, 3-D),
+# adaptive avg and max gradients (uneven, larger, 3-D); 1-D ops through their 2-D twins;
+# a static empty batch.
+AVG_SEMANTICS = [avg_semantics.CASES[i] for i in (0, 9, 12, 15)]
+ADAPTIVE_SEMANTICS = [
+    next(c for c in adaptive_bwd.MATRICES[kind] if c.rank == rank and any(i % o for i, o in zip(c.spatial, c.out)))
+    for kind in ("avg", "max") for rank in (2, 3)
+] + [  # sizes that divide: the pool's own gradient
+    next(c for c in adaptive_bwd.MATRICES[kind] if c.rank == 2 and not any(i % o for i, o in zip(c.spatial, c.out))
+         and c.out[-1] > 1)
+    for kind in ("avg", "max")
+]
+ONE_D = [next(c for c in one_d.CASES if c.label == label) for label in ("conv1d-per-side", "max_pool1d_backward-k3s2p1")]
+
+
+def _case_kernel(module: str, symbol: str, text: str, dtype, check: Check) -> Kernel:
+    return Kernel(module, symbol, (), text, dtype, check)
+
+
+def _one_d_kernel(case) -> Kernel:
+    def check(function) -> None:
+        for n in case.batches():
+            inputs = case.inputs(n, "f32")
+            assert_matches(function(*inputs), case.oracle, inputs, selects=case.selects, label=case.label)
+
+    return _case_kernel("pool_semantics", case.symbol("f32"), case.function("f32"), np.float32, check)
+
+
+EMPTY_BATCH = """func.func @empty_batch_dx(%dy: tensor<0x2x3x3xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<0x3x5x5xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [0, 0] : (tensor<0x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<0x3x5x5xf32>
+  return %dx : tensor<0x3x5x5xf32>
+}
+"""
+
+
+def _empty_batch_check(function) -> None:
+    got = function(np.zeros((0, 2, 3, 3), np.float32), np.ones((2, 3, 3, 3), np.float32))
+    assert got.shape == (0, 3, 5, 5)
+
+
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
     *(_semantics_kernel(gradient, case) for case in SEMANTICS for gradient in ("weight", "input")),
     *(_pool_kernel(form, POOL[name]) for form, names in POOL_CONFIGS.items() for name in names),
     *(_forward_kernel(case) for case in (*FORWARD, *FORWARD_SEMANTICS)),
+    *(_case_kernel("pool_semantics", c.symbol, c.function(), c.dtype, lambda f, c=c: c.check({c.symbol: f}))
+      for c in (*AVG_SEMANTICS, *ADAPTIVE_SEMANTICS)),
+    *(_one_d_kernel(case) for case in ONE_D),
+    _case_kernel("pool_semantics", "empty_batch_dx", EMPTY_BATCH, np.float32, _empty_batch_check),
 ]
 
 
@@ -281,9 +327,9 @@ def _every_pattern() -> set[type]:
     patterns = list(forward_patterns())
     for conv_weight in get_args(ConvWeight):
         for conv_input in get_args(ConvInput):
-            patterns += conv_backward_patterns(conv_weight=conv_weight, conv_input=conv_input)
-    for pool_ties in get_args(PoolTies):
-        patterns += pool_backward_patterns(pool_ties)
+            for pool_ties in get_args(PoolTies):
+                options = dict(conv_weight=conv_weight, conv_input=conv_input, pool_ties=pool_ties)
+                patterns += DecomposeBackwardPass(**options).patterns()
     return {type(p) for p in patterns}
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.pattern_rewriter import RewritePattern
 
 from rlx_mlir.dialects.rlx import BACKWARD_OPS
 from rlx_mlir.transforms.conversion import apply_full_conversion
@@ -52,13 +53,14 @@ class DecomposeBackwardPass(CheckedOptions):
                 f"{self.name}: option 'im2col-max-elements' must be positive, got {self.im2col_max_elements}"
             )
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def patterns(self) -> list[RewritePattern]:
+        """The pass's patterns in priority order, for its options."""
         from rlx_mlir.transforms.conv_backward import conv_backward_patterns
         from rlx_mlir.transforms.adaptive_pool_backward import adaptive_pool_backward_patterns
         from rlx_mlir.transforms.avg_pool_backward import avg_pool_backward_general_patterns
         from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
-        patterns = [
+        return [
             EmptyTensors(),
             *one_d_patterns(),
             *conv_backward_patterns(
@@ -70,4 +72,6 @@ class DecomposeBackwardPass(CheckedOptions):
             *avg_pool_backward_general_patterns(),
             *adaptive_pool_backward_patterns(pool_ties=self.pool_ties),
         ]
-        apply_full_conversion(op, patterns, BACKWARD_OPS, self.name)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_full_conversion(op, self.patterns(), BACKWARD_OPS, self.name)
