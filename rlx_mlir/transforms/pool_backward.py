@@ -24,25 +24,25 @@ from xdsl.pattern_rewriter import RewritePattern
 from rlx_mlir.transforms.avg_pool_backward import AvgPool2dBackwardTiled, AvgPool2dBackwardWindows
 from rlx_mlir.transforms.max_pool_backward import (
     MaxPool2dBackwardAllTiesTiled,
-    MaxPool2dBackwardAllTiesWindows,
     MaxPool2dBackwardFirstMaxInterleaved,
     MaxPool2dBackwardFirstMaxPhases,
     MaxPool2dBackwardFirstMaxTiled,
-    MaxPool2dBackwardFirstMaxWindows,
+    MaxPoolBackwardAllTiesWindows,
+    MaxPoolBackwardFirstMaxWindows,
 )
 from rlx_mlir.transforms.options import PoolTies
 
 
 def pool_backward_patterns(pool_ties: PoolTies = "first") -> list[RewritePattern]:
-    """The rewrites of `rlx.max_pool2d_backward` (by tie rule) and `rlx.avg_pool2d_backward`,
+    """The rewrites of `rlx.max_pool{2,3}d_backward` (by tie rule) and `rlx.avg_pool2d_backward`,
     in priority order: the first pattern that applies to an op rewrites it."""
     if pool_ties == "first":
         max_pool = [
             MaxPool2dBackwardFirstMaxTiled(),
             MaxPool2dBackwardFirstMaxInterleaved(),
             MaxPool2dBackwardFirstMaxPhases(),
-            MaxPool2dBackwardFirstMaxWindows(),
+            MaxPoolBackwardFirstMaxWindows(),
         ]
     else:
-        max_pool = [MaxPool2dBackwardAllTiesTiled(), MaxPool2dBackwardAllTiesWindows()]
+        max_pool = [MaxPool2dBackwardAllTiesTiled(), MaxPoolBackwardAllTiesWindows()]
     return [*max_pool, AvgPool2dBackwardTiled(), AvgPool2dBackwardWindows()]
