@@ -53,6 +53,14 @@ def unrolled_first_max(r: RegionBuilder, cells: Sequence[tuple[int, SSAValue]]) 
     return best
 
 
+def _all(r: RegionBuilder, conditions: Sequence[SSAValue]) -> SSAValue:
+    """The conjunction of one or more i1 values."""
+    result, *rest = conditions
+    for condition in rest:
+        result = r.and_(result, condition)
+    return result
+
+
 def scanned_first_argmax(
     b: TensorBuilder, x: SSAValue, window: Window, slot: SSAValue, origin: Sequence[int] | None = None
 ) -> SSAValue:
@@ -77,18 +85,18 @@ def scanned_first_argmax(
     def body(r: RegionBuilder, _cell: SSAValue, acc: SSAValue) -> SSAValue:
         index = [r.loop_index(d) for d in range(loops)]
         n, c, os, ks = index[0], index[1], index[2 : 2 + rank], index[2 + rank :]
-        inputs, valid, here, first = [], None, None, None
+        os = [r.add(o, r.index(at)) for o, at in zip(os, origin)]
+        cells = []
         for axis in range(rank):
-            o = r.add(os[axis], r.index(origin[axis]))
             k = ks[axis] if window.dilation[axis] == 1 else r.mul(ks[axis], r.index(window.dilation[axis]))
-            i = r.sub(r.add(r.mul(o, r.index(window.stride[axis])), k), r.index(window.low[axis]))
-            inside = r.in_range(i, r.index(spatial[axis]))
-            valid = inside if valid is None else r.and_(valid, inside)
-            here = i if here is None else r.add(r.mul(here, r.index(spatial[axis])), i)
-            starts = r.cmpi("eq", ks[axis], r.index(0))
-            first = starts if first is None else r.and_(first, starts)
+            cells.append(r.sub(r.add(r.mul(os[axis], r.index(window.stride[axis])), k), r.index(window.low[axis])))
+        valid = _all(r, [r.in_range(i, r.index(size)) for i, size in zip(cells, spatial)])
+        here = cells[0]
+        for i, size in zip(cells[1:], spatial[1:]):
+            here = r.add(r.mul(here, r.index(size)), i)
         here = r.select(valid, here, r.index(0))
         none = r.constant(NO_ARGMAX, ARGMAX_TYPE)
+        first = _all(r, [r.cmpi("eq", k, r.index(0)) for k in ks])
         best = r.select(first, none, acc)
         unset = r.cmpi("eq", best, none)
         best_at = r.select(unset, r.index(0), r.index_cast(best, IndexType()))

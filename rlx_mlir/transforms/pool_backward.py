@@ -1,11 +1,12 @@
 """Pooling gradients in gather form: every input cell sums over the windows that contain it.
 
-    dx[n, c, h, w] = sum_{(oh, ow) : (h, w) in window(oh, ow)} dy[n, c, oh, ow] * share(oh, ow, h, w)
+    dx[n, c, *i] = sum_{o : i in window(o)} dy[n, c, *o] * share(o, i)
 
 One pattern per formulation; each declines where it does not apply, and
 `pool_backward_patterns` lists them in priority order, the general form of each op last:
 - `max_pool_backward`: the max-pool patterns, by tie rule (`first`: PyTorch's first
-  maximum; `all`: RLX's every tied maximum);
+  maximum; `all`: RLX's every tied maximum), 2-D fast paths first, then the rank-generic
+  form of every 2-D and 3-D window;
 - `avg_pool_backward`: the avg-pool patterns.
 They share the gather forms (`pool_gather`), the framed operands (`pool_frame`) and the
 window geometry (`rlx_mlir.geometry.PoolAxis`).

@@ -1,10 +1,11 @@
-"""The two gather forms over pool windows that max-pool and avg-pool gradients share.
+"""The gather forms over pool windows that max-pool and avg-pool gradients share.
 
     dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} share(oh, ow, h, w)
 
-- `window_gather`, for any window: one generic over (n, c, h, w) with two small
-  reduction loops (jh, jw) over the `ceil(K/S)` candidate windows per axis
-  (`Window.windows_per_cell`), in increasing (oh, ow) order, the order in which PyTorch
+- `window_gather`, for 2-D windows of dilation 1 and symmetric padding (the window count
+  comes from the output): one generic over (n, c, h, w) with two small reduction loops
+  (jh, jw) over the `ceil(K/S)` candidate windows per axis (`Window.windows_per_cell`),
+  in increasing (oh, ow) order, the order in which PyTorch
   accumulates, so float sums agree bit for bit. Window-indexed tensors are read with
   `tensor.extract` at clamped indices; a candidate outside the output, or whose window
   does not reach the cell, adds nothing.
@@ -82,6 +83,8 @@ def window_gather(
     `oh = (h + P) / S - (J - 1) + j` for `j < J = ceil(K/S)`, increasing in `oh`; the
     cell's offset in window `oh` is `kh = h + P - oh*S`.
     """
+    if window.dilation != (1, 1):
+        raise AssertionError(f"window_gather takes dilation 1 only, got {list(window.dilation)}: use gather_windows")
     (kh_, kw_), (sh, sw), (ph, pw) = window.kernel, window.stride, window.padding
     jh, jw = window.windows_per_cell()
     oh_, ow_ = out_shape[2], out_shape[3]
