@@ -66,9 +66,11 @@ func.func @all_stride_exceeds_kernel(%x: tensor<1x1x8x8xf32>, %dy: tensor<1x1x3x
 
 // -----
 
-// Dynamic batch and f64.
+// Dynamic batch and f64. x is padded as far as the windows read: 1 low, none high (the
+// last window, 2*2 - 1 .. 2*2 + 1, ends at the input's last cell).
 // CHECK-LABEL: func.func @all_dynamic_batch_f64
-// CHECK:       } : tensor<?x3x6x6xf64> to tensor<?x3x8x8xf64>
+// CHECK:       tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK:       } : tensor<?x3x6x6xf64> to tensor<?x3x7x7xf64>
 // CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x3x6x6xf64>
 // CHECK:       tensor.empty(%[[N]]) : tensor<?x3x3x3xf64>
 // CHECK:         arith.cmpf oeq, %{{.*}}, %{{.*}} : f64

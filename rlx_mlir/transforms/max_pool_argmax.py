@@ -4,8 +4,9 @@ PyTorch scans a window's cells in row-major order; a cell replaces the running w
 when `v > max || isnan(v)` (`replaces_first_max`): the first maximum wins, the last NaN
 wins, and an all -inf window goes to its first cell inside the input. Every argmax here
 applies that one rule:
-- `scanned_first_argmax`: the general scan, two reduction loops over the window with
-  bounds checks, reading x at clamped indices (no padded copy of x);
+- `scanned_first_argmax`: the general scan, any spatial rank and any window (dilation,
+  per-side padding, ceil mode), a reduction loop per axis over the window with bounds
+  checks, reading x at clamped indices (no padded copy of x);
 - `unrolled_first_max`, the scan unrolled over cells that are operands of the body,
   which `tiled_first_argmax` (windows that tile the input) and `interior_first_argmax`
   (windows inside the input, read as strided slices of x) use;
@@ -22,8 +23,8 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import SSAValue
 
-from rlx_mlir.geometry import PoolAxis, Window2d, peeled_windows
-from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
+from rlx_mlir.geometry import PoolAxis, Window, peeled_windows
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
 from rlx_mlir.transforms.pool_frame import Halo, frame
 from rlx_mlir.transforms.pool_gather import window_tiles
 
@@ -52,31 +53,50 @@ def unrolled_first_max(r: RegionBuilder, cells: Sequence[tuple[int, SSAValue]]) 
     return best
 
 
-def scanned_first_argmax(
-    b: TensorBuilder, x: SSAValue, window: Window2d, slot: SSAValue, origin: tuple[int, int] = (0, 0)
-) -> SSAValue:
-    """a[n, c, oh, ow] = h*W + w of the window's winner, one pass over its cells in row-major order.
+def _all(r: RegionBuilder, conditions: Sequence[SSAValue]) -> SSAValue:
+    """The conjunction of one or more i1 values."""
+    result, *rest = conditions
+    for condition in rest:
+        result = r.and_(result, condition)
+    return result
 
-    x is read (viewed as [N, C, H*W]) at clamped indices; cells in the padding are
-    skipped, so no padded copy of x is made. The running maximum is re-read from x at
-    the winner (a two-result generic prints in a form upstream MLIR rejects). The init
-    `slot` is shape only: cell (kh, kw) = (0, 0) starts from "no winner" (-1). `slot`
-    holds the windows from `origin` on (a border strip of the output).
+
+def scanned_first_argmax(
+    b: TensorBuilder, x: SSAValue, window: Window, slot: SSAValue, origin: Sequence[int] | None = None
+) -> SSAValue:
+    """a[n, c, *o] = the flat input index of the window's winner, one pass over its cells in row-major order.
+
+    Any spatial rank and any window: cell k of window o along an axis is input cell
+    `i = o*s - pl + k*d` (dilated, the low padding pl); cells outside the input (the
+    padding, or past it where ceil mode lets the last window run on) do not exist and are
+    skipped, so no padded copy of x is made. x is read (viewed as [N, C, prod(spatial)]) at
+    clamped indices. The running maximum is re-read from x at the winner (a two-result
+    generic prints in a form upstream MLIR rejects). The init `slot` is shape only: cell
+    k = 0 starts from "no winner" (-1). `slot` holds the windows from `origin` on (a border
+    strip of the output).
     """
-    (sh, sw), (ph, pw) = window.stride, window.padding
-    h_in, w_in = shape_of(x)[2], shape_of(x)[3]
-    flat = b.collapse_shape(x, [[0], [1], [2, 3]])
-    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
+    rank = window.rank
+    origin = tuple(origin) if origin is not None else (0,) * rank
+    spatial = shape_of(x)[2:]
+    loops = 2 + 2 * rank
+    flat = b.collapse_shape(x, [[0], [1], list(range(2, 2 + rank))])
+    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the k loops
 
     def body(r: RegionBuilder, _cell: SSAValue, acc: SSAValue) -> SSAValue:
-        n, c, oh, ow, kh, kw = (r.loop_index(d) for d in range(6))
-        oh, ow = r.add(oh, r.index(origin[0])), r.add(ow, r.index(origin[1]))
-        ih = r.sub(r.add(r.mul(oh, r.index(sh)), kh), r.index(ph))
-        iw = r.sub(r.add(r.mul(ow, r.index(sw)), kw), r.index(pw))
-        valid = r.and_(r.in_range(ih, r.index(h_in)), r.in_range(iw, r.index(w_in)))
-        here = r.select(valid, r.add(r.mul(ih, r.index(w_in)), iw), r.index(0))
+        index = [r.loop_index(d) for d in range(loops)]
+        n, c, os, ks = index[0], index[1], index[2 : 2 + rank], index[2 + rank :]
+        os = [r.add(o, r.index(at)) for o, at in zip(os, origin)]
+        cells = []
+        for axis in range(rank):
+            k = ks[axis] if window.dilation[axis] == 1 else r.mul(ks[axis], r.index(window.dilation[axis]))
+            cells.append(r.sub(r.add(r.mul(os[axis], r.index(window.stride[axis])), k), r.index(window.low[axis])))
+        valid = _all(r, [r.in_range(i, r.index(size)) for i, size in zip(cells, spatial)])
+        here = cells[0]
+        for i, size in zip(cells[1:], spatial[1:]):
+            here = r.add(r.mul(here, r.index(size)), i)
+        here = r.select(valid, here, r.index(0))
         none = r.constant(NO_ARGMAX, ARGMAX_TYPE)
-        first = r.and_(r.cmpi("eq", kh, r.index(0)), r.cmpi("eq", kw, r.index(0)))
+        first = _all(r, [r.cmpi("eq", k, r.index(0)) for k in ks])
         best = r.select(first, none, acc)
         unset = r.cmpi("eq", best, none)
         best_at = r.select(unset, r.index(0), r.index_cast(best, IndexType()))
@@ -85,20 +105,20 @@ def scanned_first_argmax(
         wins = r.and_(valid, r.or_(unset, beats))
         return r.select(wins, r.index_cast(here, ARGMAX_TYPE), best)
 
-    # for n, c, oh, ow, kh < KH, kw < KW:
-    #   ih, iw = (origin_h + oh)*S_H + kh - P_H, (origin_w + ow)*S_W + kw - P_W
-    #   a = -1 if (kh, kw) == (0, 0) else a[n, c, oh, ow]
-    #   if (ih, iw) in x and (a == -1 or replaces_first_max(x[ih, iw], x[a])): a = ih*W + iw
+    # for n, c, *o, *k < K:
+    #   i = (origin + o)*S - P_low + k*D per axis
+    #   a = -1 if k == 0 else a[n, c, *o]
+    #   if i in x and (a == -1 or replaces_first_max(x[i], x[a])): a = flat(i)
     return b.generic(
         ins=[cells],
         init=slot,
-        maps=[lambda n, c, oh, ow, kh, kw: (kh, kw), lambda n, c, oh, ow, kh, kw: (n, c, oh, ow)],
-        iterators="ppppRR",
+        maps=[dims_map(loops, lambda d: d[2 + rank :]), dims_map(loops, lambda d: d[: 2 + rank])],
+        iterators="p" * (2 + rank) + "R" * rank,
         body=body,
     )
 
 
-def tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_shape: tuple[int, ...]) -> SSAValue:
+def tiled_first_argmax(b: TensorBuilder, window: Window, x: SSAValue, out_shape: tuple[int, ...]) -> SSAValue:
     """a[n, c, oh, ow] = kh*KW + kw of the window's winner, for windows that tile the input.
 
     The body reads the window's KH*KW cells as one operand each (x viewed as tiles, at
@@ -122,7 +142,7 @@ def tiled_first_argmax(b: TensorBuilder, window: Window2d, x: SSAValue, out_shap
     )
 
 
-def interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot: SSAValue, origin: tuple[int, int]) -> SSAValue:
+def interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window, slot: SSAValue, origin: tuple[int, int]) -> SSAValue:
     """`scanned_first_argmax` for windows with no cell in the padding: one all-parallel generic.
 
     Each of the KH*KW cells is an operand, a strided slice of x (`x[S*o + k - P]`), so the
@@ -159,7 +179,7 @@ def interior_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, slot:
     )
 
 
-def peeled_first_argmax(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...], halo: Halo) -> SSAValue:
+def peeled_first_argmax(b: TensorBuilder, x: SSAValue, window: Window, out_shape: tuple[int, ...], halo: Halo) -> SSAValue:
     """PyTorch's saved indices inside a frame of -1 (`halo` wide).
 
     The windows entirely inside the input take `interior_first_argmax`; the border strips

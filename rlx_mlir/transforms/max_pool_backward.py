@@ -1,19 +1,20 @@
 """The max-pool gradient, one pattern per formulation.
 
-    dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] * share(oh, ow, h, w)
+    dx[n, c, *i] = sum_{windows o containing i} dy[n, c, *o] * share(o, i)
 
 - ties `first` (PyTorch): share is 1 where the window's winner (`max_pool_argmax`) is the
-  cell. `MaxPool2dBackwardFirstMaxTiled` takes windows that tile the input;
-  `MaxPool2dBackwardFirstMaxInterleaved` and `MaxPool2dBackwardFirstMaxPhases` take the
-  others, gathered by stride phase (`max_pool_phase_gather`). These three unroll the
+  cell. The 2-D fast paths: `MaxPool2dBackwardFirstMaxTiled` takes windows that tile the
+  input; `MaxPool2dBackwardFirstMaxInterleaved` and `MaxPool2dBackwardFirstMaxPhases` take
+  the others, gathered by stride phase (`max_pool_phase_gather`). These three unroll the
   window's cells or the stride phases into the IR, so they take small windows only
-  (`unrolls_little`); `MaxPool2dBackwardFirstMaxWindows` takes every window, its argmax a
-  reduction over the window and its gather a reduction over the candidate windows, so
-  its IR has one size for every kernel.
+  (`unrolls_little`), and only the windows they were written for (`floor_window`:
+  dilation 1, symmetric padding, floor mode's windows). `MaxPoolBackwardFirstMaxWindows`
+  takes every window in 2-D and 3-D, its argmax a reduction over the window and its gather
+  a reduction over the candidate windows, so its IR has one size for every kernel.
 - ties `all` (RLX's fast path): share is 1 wherever the cell equals its window's max; no
   argmax. A NaN never equals anything, so a NaN window routes no gradient (RLX's
   `where(x == upsample(max))`). `MaxPool2dBackwardAllTiesTiled` for tiling windows,
-  `MaxPool2dBackwardAllTiesWindows` for any window.
+  `MaxPoolBackwardAllTiesWindows` for any window, 2-D and 3-D.
 
 Each pattern declines (returns without rewriting) where its formulation does not apply;
 `pool_backward.pool_backward_patterns` lists them in priority order.
@@ -21,26 +22,56 @@ Each pattern declines (returns without rewriting) where its formulation does not
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+
 from xdsl.dialects import arith
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import rlx
-from rlx_mlir.geometry import PoolAxis, Window2d, windows_tile_input
-from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, element_type_of, shape_of
+from rlx_mlir.geometry import GeometryError, PoolAxis, Window, windows_tile_input
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
 from rlx_mlir.transforms.max_pool_argmax import ARGMAX_TYPE, peeled_first_argmax, scanned_first_argmax, tiled_first_argmax
 from rlx_mlir.transforms.max_pool_phase_gather import interleaved_gather_first_max, phase_gather_first_max
 from rlx_mlir.transforms.pool_frame import framed
-from rlx_mlir.transforms.pool_gather import Candidate, tiled_gather, window_gather
+from rlx_mlir.transforms.pool_gather import first_candidate_windows, gather_windows, tap_candidate_windows, tiled_gather
 
 NEG_INF = float("-inf")
+MAX_POOL_BACKWARD_OPS = (rlx.MaxPool2dBackwardOp, rlx.MaxPool3dBackwardOp)
+"""The ranks the rank-generic forms rewrite (1-D ops become 2-D ones before them)."""
 # Largest window whose cells an argmax reads as separate operands (the tiled and interior
 # argmax), and most stride phases a phase gather writes as generics of their own.
 MAX_UNROLLED_WINDOW = 16
 MAX_UNROLLED_PHASES = 16
 
 
-def unrolls_little(window: Window2d) -> bool:
+def floor_window(window: Window, spatial: Sequence[int]) -> Window | None:
+    """`window` as the 2-D fast paths know windows, or None where they do not apply.
+
+    The fast paths were written for dilation 1, the same padding on both sides and floor
+    mode: a window `o` covers cells `o*S - P .. o*S - P + K - 1`, none past the padded
+    input. A ceil mode that adds no window has floor mode's windows, so it is given as
+    floor mode; anything else (dilation, per-side padding, a window added by ceil mode) is
+    the rank-generic forms' (`MaxPoolBackwardFirstMaxWindows`, `MaxPoolBackwardAllTiesWindows`).
+    """
+    if window.dilation != (1,) * window.rank or not window.is_symmetric:
+        return None
+    if not window.ceil_mode:
+        return window
+    floor = dataclasses.replace(window, ceil_mode=False)
+    try:
+        same = floor.output_size(spatial) == window.output_size(spatial)
+    except GeometryError:  # floor mode has no window on some axis
+        return None
+    return floor if same else None
+
+
+def _fast_path_window(op: rlx.MaxPool2dBackwardOp) -> Window | None:
+    return floor_window(op.window(), shape_of(op.input)[2:])
+
+
+def unrolls_little(window: Window) -> bool:
     """Whether the unrolled formulations stay small: at most `MAX_UNROLLED_WINDOW` cells
     and `MAX_UNROLLED_PHASES` stride phases.
 
@@ -54,7 +85,8 @@ def unrolls_little(window: Window2d) -> bool:
 class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
     """dx[n, c, oh*KH + kh, ow*KW + kw] = dy[n, c, oh, ow] * (a[n, c, oh, ow] == kh*KW + kw)
 
-    For windows that tile the input (stride == kernel, no padding) of at most
+    For windows that tile the input (stride == kernel, no padding, no dilation, floor
+    mode's windows) of at most
     `MAX_UNROLLED_WINDOW` cells: `a` is the winner's offset in its window
     (`tiled_first_argmax`), and each cell is routed by one select in an all-parallel
     `tiled_gather`; the rows and columns no window reaches get zeros.
@@ -62,10 +94,10 @@ class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = op.window()
-        (kh_, kw_) = window.kernel
-        if not windows_tile_input(window) or kh_ * kw_ > MAX_UNROLLED_WINDOW:
+        window = _fast_path_window(op)
+        if window is None or not windows_tile_input(window) or window.kernel[0] * window.kernel[1] > MAX_UNROLLED_WINDOW:
             return
+        (kh_, kw_) = window.kernel
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.grad_output)
         argmax = tiled_first_argmax(b, window, op.input, out_shape)
@@ -79,14 +111,13 @@ class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
         rewriter.replace(op, [], [dx])
 
 
-def _replace_gathered_by_phase(op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter, gather) -> None:
+def _replace_gathered_by_phase(op: rlx.MaxPool2dBackwardOp, window: Window, rewriter: PatternRewriter, gather) -> None:
     """Replace `op` by `gather(b, axes, dy, a, halo, x)` on the framed saved indices and dy.
 
     `a` is PyTorch's saved indices (`peeled_first_argmax`); a and dy are framed by the
     reach of the phase offsets (`PoolAxis.halo`), so the gather reads both as plain operands.
     """
     b = TensorBuilder(rewriter, op)
-    window = op.window()
     out_shape = shape_of(op.grad_output)
     axes = PoolAxis.of(window, shape_of(op.input)[2:], out_shape[2:])
     halo = (axes[0].halo(), axes[1].halo())
@@ -101,15 +132,18 @@ class MaxPool2dBackwardFirstMaxInterleaved(RewritePattern):
     All stride phases in one generic over dx viewed as [N, C, H/S_H, S_H, W/S_W, S_W]
     (`interleaved_gather_first_max`), `a` PyTorch's saved indices. Applies where the
     stride divides the input and the column stride is above 1 (the (b, j) pairs it
-    interleaves); declines otherwise.
+    interleaves), for the windows of `floor_window`; declines otherwise.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        (sh, sw), (h_in, w_in) = op.window().stride, shape_of(op.input)[2:]
-        if not unrolls_little(op.window()) or sw == 1 or h_in % sh != 0 or w_in % sw != 0:
+        window = _fast_path_window(op)
+        if window is None or not unrolls_little(window):
             return
-        _replace_gathered_by_phase(op, rewriter, interleaved_gather_first_max)
+        (sh, sw), (h_in, w_in) = window.stride, shape_of(op.input)[2:]
+        if sw == 1 or h_in % sh != 0 or w_in % sw != 0:
+            return
+        _replace_gathered_by_phase(op, window, rewriter, interleaved_gather_first_max)
 
 
 class MaxPool2dBackwardFirstMaxPhases(RewritePattern):
@@ -117,66 +151,85 @@ class MaxPool2dBackwardFirstMaxPhases(RewritePattern):
 
     One generic per stride phase (a, b), each writing a strided slice of dx
     (`phase_gather_first_max`), `a` PyTorch's saved indices. Applies to every window that
-    `unrolls_little`; declines otherwise.
+    `unrolls_little` (dilation 1, symmetric padding, floor mode's windows: `floor_window`);
+    declines otherwise.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        if not unrolls_little(op.window()):
+        window = _fast_path_window(op)
+        if window is None or not unrolls_little(window):
             return
-        _replace_gathered_by_phase(op, rewriter, phase_gather_first_max)
+        _replace_gathered_by_phase(op, window, rewriter, phase_gather_first_max)
 
 
-class MaxPool2dBackwardFirstMaxWindows(RewritePattern):
-    """dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] * (a[n, c, oh, ow] == h*W + w)
+class MaxPoolBackwardFirstMaxWindows(RewritePattern):
+    """dx[n, c, *i] = sum_{windows o of cell i} dy[n, c, *o] * (a[n, c, *o] == flat(i))
 
-    For every window: the last resort of ties `first`, and the form of large kernels
-    (global pools). `a` is PyTorch's saved indices, one scan over each window's cells
-    (`scanned_first_argmax`: reduction loops over (kh, kw)); dx is a `window_gather`,
-    reduction loops over the `ceil(K/S)` candidate windows per axis in increasing
-    (oh, ow) order, as PyTorch sums. Nothing is unrolled: the IR has one size for every
-    kernel, stride and tensor size.
+    For every window of `rlx.max_pool2d_backward` and `rlx.max_pool3d_backward`: the last
+    resort of ties `first`, the form of large kernels (global pools) and the one form of
+    dilation, per-side padding, a window added by ceil mode and 3-D. `a` is PyTorch's saved
+    indices, the flat input index of each window's winner (`scanned_first_argmax`: a
+    reduction loop per axis over the window's cells `o*s - pl + k*d`, those outside the
+    input skipped). dx is a `gather_windows`, a reduction loop per axis over the
+    `ceil(extent/s)` candidate windows `o` of cell i, from `floor((i + pl)/s)` back, in
+    increasing order of o, as PyTorch sums; a candidate outside `[0, out)` adds nothing,
+    and one that does not hold the cell has another winner, so dilation needs no tap test.
+    Nothing is unrolled: the IR has one size for every kernel, stride and tensor size.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(op, MAX_POOL_BACKWARD_OPS):
+            return
         b = TensorBuilder(rewriter, op)
         window = op.window()
-        out_shape = shape_of(op.grad_output)
-        w_in = shape_of(op.input)[3]
+        out_shape, x_shape = shape_of(op.grad_output), shape_of(op.input)
         argmax = scanned_first_argmax(b, op.input, window, b.empty(out_shape, ARGMAX_TYPE, like=op.input))
 
-        def routed(r: RegionBuilder, at: Candidate, _cell: None):
-            index = [at.n, at.c, at.oh, at.ow]
-            here = r.index_cast(r.add(r.mul(r.loop_index(2), r.index(w_in)), r.loop_index(3)), ARGMAX_TYPE)
-            return r.cmpi("eq", r.extract(argmax, index), here), r.extract(op.grad_output, index)
+        def routed(r: RegionBuilder, n: SSAValue, c: SSAValue, windows: list[SSAValue], cells: list[SSAValue]):
+            here = cells[0]
+            for axis, i in enumerate(cells[1:], start=1):
+                here = r.add(r.mul(here, r.index(x_shape[2 + axis])), i)
+            index = [n, c, *windows]
+            return r.cmpi("eq", r.extract(argmax, index), r.index_cast(here, ARGMAX_TYPE)), r.extract(op.grad_output, index)
 
-        dx = window_gather(b, window, out_shape, shape_of(op.input), op.input, None, routed)
+        candidate = first_candidate_windows(window, out_shape[2:])
+        dx = gather_windows(b, x_shape, op.input, window.windows_per_cell(), candidate, routed)
         rewriter.replace(op, [], [dx])
 
 
-def _window_max(b: TensorBuilder, x: SSAValue, window: Window2d, out_shape: tuple[int, ...]) -> SSAValue:
-    """m[n, c, oh, ow] = max_{kh, kw} xpad[n, c, oh*SH + kh, ow*SW + kw], xpad = x padded with -inf.
+def _window_max(b: TensorBuilder, x: SSAValue, window: Window, out_shape: Sequence[int]) -> SSAValue:
+    """m[n, c, *o] = max_k xpad[n, c, *(o*s + k*d)], xpad = x padded with -inf, any rank.
 
+    x is padded by the low padding before and by as far as the last window reaches after
+    (`Window.reach_high`: past the high padding in ceil mode, cropped where the windows stop
+    short), so the cells outside the input are -inf, which never changes a max.
     `arith.maximumf` propagates NaN, as PyTorch's max does. A generic rather than
     `linalg.pooling_nchw_max`: xDSL 0.75 builds that op's body as max(input, window
     operand), which upstream MLIR executes as written when the op is printed generically.
     """
-    (sh, sw), (ph, pw) = window.stride, window.padding
-    xpad = b.pad_spatial(x, (ph, pw), NEG_INF)
+    rank = window.rank
+    loops = 2 + 2 * rank
+    xpad = b.pad_sides(x, window.low, window.reach_high(shape_of(x)[2:]), NEG_INF)
     init = b.full(out_shape, element_type_of(x), NEG_INF, like=x)
-    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the (kh, kw) loops
-    # for n, c, oh, ow, kh < KH, kw < KW:
-    #   m[n, c, oh, ow] = maximumf(m[n, c, oh, ow], xpad[n, c, oh*S_H + kh, ow*S_W + kw])
+    cells = b.empty(window.kernel, element_type_of(x))  # shape only: the extent of the k loops
+    s, d = window.stride, window.dilation
+
+    def padded_cell(dims):
+        o, k = dims[2 : 2 + rank], dims[2 + rank :]
+        return (dims[0], dims[1], *(o[a] * s[a] + k[a] * d[a] for a in range(rank)))
+
+    # for n, c, *o, *k < K:
+    #   m[n, c, *o] = maximumf(m[n, c, *o], xpad[n, c, *(o*S + k*D)])
     return b.generic(
         ins=[xpad, cells],
         init=init,
         maps=[
-            lambda n, c, oh, ow, kh, kw: (n, c, oh * sh + kh, ow * sw + kw),
-            lambda n, c, oh, ow, kh, kw: (kh, kw),
-            lambda n, c, oh, ow, kh, kw: (n, c, oh, ow),
+            dims_map(loops, padded_cell),
+            dims_map(loops, lambda dims: dims[2 + rank :]),
+            dims_map(loops, lambda dims: dims[: 2 + rank]),
         ],
-        iterators="ppppRR",
+        iterators="p" * (2 + rank) + "R" * rank,
         body=lambda r, v, _cell, acc: r.value(arith.MaximumfOp(acc, v)),
     )
 
@@ -190,8 +243,8 @@ class MaxPool2dBackwardAllTiesTiled(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = op.window()
-        if not windows_tile_input(window):
+        window = _fast_path_window(op)
+        if window is None or not windows_tile_input(window):
             return
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.grad_output)
@@ -204,24 +257,29 @@ class MaxPool2dBackwardAllTiesTiled(RewritePattern):
         rewriter.replace(op, [], [dx])
 
 
-class MaxPool2dBackwardAllTiesWindows(RewritePattern):
-    """dx[n, c, h, w] = sum_{windows (oh, ow) containing (h, w)} dy[n, c, oh, ow] * (x[n, c, h, w] == m[n, c, oh, ow])
+class MaxPoolBackwardAllTiesWindows(RewritePattern):
+    """dx[n, c, *i] = sum_{windows o holding cell i} dy[n, c, *o] * (x[n, c, *i] == m[n, c, *o])
 
-    RLX's fast-path semantics for every stride and padding, as a `window_gather` over
-    the candidate windows of each cell: each tied maximum takes the window's full
-    gradient. Applies to every window.
+    RLX's fast-path semantics for every window of `rlx.max_pool{2,3}d_backward`, as a
+    `gather_windows` over the candidate windows of each cell that hold it as a tap
+    (`tap_candidate_windows`: with dilation, the cell's offset in the window is a multiple
+    of d): each tied maximum takes the window's full gradient. Applies to every window.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(op, MAX_POOL_BACKWARD_OPS):
+            return
         b = TensorBuilder(rewriter, op)
         window = op.window()
         out_shape = shape_of(op.grad_output)
         m = _window_max(b, op.input, window, out_shape)
 
-        def tie(r: RegionBuilder, at: Candidate, cell: SSAValue):
-            index = [at.n, at.c, at.oh, at.ow]
-            return r.cmpf("oeq", cell, r.extract(m, index)), r.extract(op.grad_output, index)
+        def tie(r: RegionBuilder, n: SSAValue, c: SSAValue, windows: list[SSAValue], cells: list[SSAValue]):
+            index = [n, c, *windows]
+            return r.cmpf("oeq", cells[0], r.extract(m, index)), r.extract(op.grad_output, index)
 
-        dx = window_gather(b, window, out_shape, shape_of(op.input), op.input, op.input, tie)
+        candidate = tap_candidate_windows(window, out_shape[2:])
+        dx = gather_windows(
+            b, shape_of(op.input), op.input, window.windows_per_cell(), candidate, tie, cell_input=op.input
+        )
         rewriter.replace(op, [], [dx])
