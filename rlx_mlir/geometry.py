@@ -330,11 +330,6 @@ class Window:
         return tuple(-(-self.extent[i] // self.stride[i]) for i in self.axes)
 
 
-def Window2d(kernel: Pair, stride: Pair, padding: Pair, dilation: Pair = (1, 1)) -> Window:  # noqa: N802
-    """The former 2-D constructor, while its callers move to `Window.of`."""
-    return Window.of(kernel, stride, padding, dilation)
-
-
 # -- stride phases: which taps of which windows reach a cell ---------------------------------
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from rlx_mlir.geometry import (
     PoolAxis,
-    Window2d,
+    Window,
     conv_output_size,
     frame_strips,
     peeled_windows,
@@ -140,12 +140,12 @@ def test_frame_strips_are_the_frame_exactly_once(shape, halo):
 @pytest.mark.parametrize(
     "window, spatial",
     [
-        (Window2d((2, 2), (2, 2), (0, 0)), (8, 9)),
-        (Window2d((3, 2), (3, 2), (0, 0)), (7, 7)),
-        (Window2d((3, 3), (2, 2), (1, 1)), (9, 9)),
-        (Window2d((2, 2), (2, 2), (1, 1)), (4, 4)),
-        (Window2d((2, 2), (3, 3), (0, 0)), (8, 8)),
-        (Window2d((2, 2), (1, 1), (0, 0)), (4, 4)),
+        (Window.of((2, 2), (2, 2), (0, 0)), (8, 9)),
+        (Window.of((3, 2), (3, 2), (0, 0)), (7, 7)),
+        (Window.of((3, 3), (2, 2), (1, 1)), (9, 9)),
+        (Window.of((2, 2), (2, 2), (1, 1)), (4, 4)),
+        (Window.of((2, 2), (3, 3), (0, 0)), (8, 8)),
+        (Window.of((2, 2), (1, 1), (0, 0)), (4, 4)),
     ],
     ids=str,
 )

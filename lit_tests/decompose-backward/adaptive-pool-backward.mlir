@@ -75,8 +75,9 @@ func.func @adaptive_max2d_divides(%x: tensor<2x2x8x6xf32>, %dy: tensor<2x2x4x3xf
 
 // -----
 
-// A global adaptive max pool (7x7 -> 1x1) divides too, but takes the gather: the max-pool
-// form of a pool one window wide makes mlir-opt run for minutes today (issue 11).
+// A global adaptive max pool (7x7 -> 1x1) divides too: rlx.max_pool2d_backward kernel =
+// stride = 7, whose 49 cells take the max-pool reduction form (an argmax over the window,
+// a gather over the one candidate window).
 // CHECK-LABEL: func.func @adaptive_max2d_global
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]

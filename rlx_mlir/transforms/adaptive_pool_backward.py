@@ -31,19 +31,9 @@ from rlx_mlir.transforms.options import PoolTies
 ADAPTIVE_AVG_OPS = (rlx.AdaptiveAvgPool2dBackwardOp, rlx.AdaptiveAvgPool3dBackwardOp)
 ADAPTIVE_MAX_OPS = (rlx.AdaptiveMaxPool2dBackwardOp, rlx.AdaptiveMaxPool3dBackwardOp)
 MAX_POOL_BACKWARD_OPS = {2: rlx.MaxPool2dBackwardOp, 3: rlx.MaxPool3dBackwardOp}
-DELEGATED_MAX_RANKS = (2,)
-"""The ranks whose dividing adaptive max pools become `rlx.max_pool{r}d_backward`: those the
-max-pool patterns rewrite today (3-D joins when `rlx.max_pool3d_backward` has a pattern)."""
+DELEGATED_MAX_RANKS = (2, 3)
+"""The ranks whose dividing adaptive max pools become `rlx.max_pool{r}d_backward`."""
 
-
-def _max_pool_form_builds(out: tuple[int, ...]) -> bool:
-    """Whether the max-pool form is safe to build: not with an output one window wide.
-
-    Issue 11: mlir-opt runs for minutes (and tens of GB) on today's max_pool2d_backward when
-    the input is one stride wide (W == S_W), a global pool being one instance. Drop this
-    check once the max-pool rewrite fixes that; until then those pools take the gather.
-    """
-    return out[-1] != 1
 
 ARGMAX_TYPE = IntegerType(32)
 """The flat spatial index of a window's winner (PyTorch's saved index, `i_0*H*W + i_1*W + i_2`)."""
@@ -146,7 +136,7 @@ class AdaptiveMaxPoolBackwardAsPool(RewritePattern):
         if not isinstance(op, ADAPTIVE_MAX_OPS) or self.pool_ties != "first":
             return
         spatial, out = shape_of(op.input)[2:], shape_of(op.grad_output)[2:]
-        if len(spatial) not in DELEGATED_MAX_RANKS or not _divides(spatial, out) or not _max_pool_form_builds(out):
+        if len(spatial) not in DELEGATED_MAX_RANKS or not _divides(spatial, out):
             return
         pool = MAX_POOL_BACKWARD_OPS[len(spatial)].build_with(
             [op.input, op.grad_output], op.result.type, **_pool_properties(spatial, out)

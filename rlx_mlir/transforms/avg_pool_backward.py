@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import GeometryError, Window, windows_tile_input
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
-from rlx_mlir.transforms.pool_gather import Candidate, tiled_gather, window_gather
+from rlx_mlir.transforms.pool_gather import Candidate, gather_windows, tiled_gather, window_gather
 
 AVG_POOL_BACKWARD_OPS = {2: rlx.AvgPool2dBackwardOp, 3: rlx.AvgPool3dBackwardOp}
 """The ranks the rank-generic form rewrites (1-D ops become 2-D ones before it)."""
@@ -119,73 +119,6 @@ class AvgPool2dBackwardWindows(RewritePattern):
 
 
 # -- the rank-generic form ---------------------------------------------------------------
-
-AxisCandidate = Callable[[RegionBuilder, int, SSAValue, SSAValue], tuple[SSAValue, SSAValue]]
-"""`(r, axis, cell, j) -> (o, valid)`: the j-th candidate window of input `cell` along `axis`,
-increasing in j, and whether it is a window that contains the cell."""
-
-WindowValue = Callable[
-    [RegionBuilder, SSAValue, SSAValue, list[SSAValue], list[SSAValue]], tuple[SSAValue | None, SSAValue]
-]
-"""`(r, n, c, windows, cells) -> (hit, value)`: what candidate window `windows` (clamped into
-the output) adds to input cell `cells` where `hit` (None: always)."""
-
-
-def gather_windows(
-    b: TensorBuilder,
-    dx_shape: Sequence[int],
-    like: SSAValue,
-    extents: Sequence[int],
-    candidate: AxisCandidate,
-    value: WindowValue,
-) -> SSAValue:
-    """dx[n, c, *i] = sum over the candidate windows o of i of `value`, where valid and hit.
-
-    One generic over (n, c, *i, *j), any spatial rank r: the j loops (`extents[a]`
-    candidates along axis a) are reductions, in row-major order, so the windows of a cell
-    are summed in increasing window order. Window-indexed tensors are read with
-    `tensor.extract` at the window clamped to 0 where it is not valid. The sum starts at
-    the first candidate (the init is shape only): no zero-filled tensor is written first.
-    (The rank-generic sibling of `pool_gather.window_gather`.)
-    """
-    rank = len(extents)
-    loops = 2 + 2 * rank
-    element = element_type_of(like)
-    candidates = b.empty(tuple(extents), element)  # shape only: the extent of the j loops
-
-    def body(r: RegionBuilder, _shape_only: SSAValue, acc: SSAValue) -> SSAValue:
-        index = [r.loop_index(d) for d in range(loops)]
-        n, c, cells, js = index[0], index[1], index[2 : 2 + rank], index[2 + rank :]
-        zero = r.index(0)
-        first = r.cmpi("eq", js[0], zero)
-        for j in js[1:]:
-            first = r.and_(first, r.cmpi("eq", j, zero))
-        total = r.select(first, r.constant(0.0, element), acc)
-        windows, valid = [], None
-        for axis in range(rank):
-            o, ok = candidate(r, axis, cells[axis], js[axis])
-            windows.append(o)
-            valid = ok if valid is None else r.and_(valid, ok)
-        clamped = [r.select(valid, o, zero) for o in windows]
-        hit, v = value(r, n, c, clamped, cells)
-        take = valid if hit is None else r.and_(valid, hit)
-        # Adding +0 where the candidate does not count is exact: a sum from +0 is never -0.
-        return r.add(total, r.select(take, v, r.constant(0.0, element)))
-
-    # for n, c, *i, *j < extents:
-    #   o = candidate(i, j) per axis
-    #   dx[n, c, *i] += value(n, c, clamp(o), i) if every axis' o is valid (and hit) else 0
-    return b.generic(
-        ins=[candidates],
-        init=b.empty(tuple(dx_shape), element, like=like),
-        maps=[
-            dims_map(loops, lambda d: d[2 + rank :]),
-            dims_map(loops, lambda d: d[: 2 + rank]),
-        ],
-        iterators="p" * (2 + rank) + "R" * rank,
-        body=body,
-    )
-
 
 def scaled_by_window(
     b: TensorBuilder, dy: SSAValue, divisor: Callable[[RegionBuilder, list[SSAValue]], SSAValue]

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from rlx_mlir.geometry import Window2d, smallest_conv_input
+from rlx_mlir.geometry import Window, smallest_conv_input
 from rlx_mlir.ir import make_context, parse_module
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 from oracle import assert_matches, tensor_type
@@ -68,8 +68,8 @@ class Conv:
         return "-".join(parts) + (f"-{self.tag}" if self.tag else "")
 
     @property
-    def window(self) -> Window2d:
-        return Window2d(self.kernel, self.stride, self.padding, self.dilation)
+    def window(self) -> Window:
+        return Window.of(self.kernel, self.stride, self.padding, self.dilation)
 
     @property
     def x_shape(self):

@@ -15,7 +15,7 @@ import pytest
 import torch
 from oracle import assert_matches, tensor_type
 
-from rlx_mlir.geometry import Window2d, smallest_conv_input
+from rlx_mlir.geometry import Window, smallest_conv_input
 from rlx_mlir.ir import make_context, parse_module
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 
@@ -54,7 +54,7 @@ class Case:
         dy = (self.n, self.f, *self.dy_hw)
         w = (self.f, self.c // self.groups, *self.kernel)
         dx = (self.n, self.c, *self.hw)
-        assert Window2d(self.kernel, self.stride, self.padding, self.dilation).output_size(self.hw) == self.dy_hw
+        assert Window.of(self.kernel, self.stride, self.padding, self.dilation).output_size(self.hw) == self.dy_hw
         return dy, w, dx
 
     def function(self, name: str) -> str:

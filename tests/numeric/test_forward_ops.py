@@ -16,7 +16,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from rlx_mlir.geometry import Window2d
+from rlx_mlir.geometry import Window
 from oracle import assert_exact, assert_matches, tensor_type
 
 DTYPES = {"f32": np.float32, "f64": np.float64}
@@ -114,8 +114,8 @@ class ConvCase(Case):
     groups: int = 1
 
     @property
-    def window(self) -> Window2d:
-        return Window2d(self.kernel, self.stride, self.padding, self.dilation)
+    def window(self) -> Window:
+        return Window.of(self.kernel, self.stride, self.padding, self.dilation)
 
     def geometry_label(self) -> str:
         return (
@@ -235,7 +235,7 @@ class PoolCase(Case):
         return [(n, self.c, *self.hw)]
 
     def result_shape(self, n):
-        return (n, self.c, *Window2d(self.kernel, self.stride, self.padding).output_size(self.hw))
+        return (n, self.c, *Window.of(self.kernel, self.stride, self.padding).output_size(self.hw))
 
 
 @dataclass(frozen=True)
@@ -356,8 +356,8 @@ class Im2col(PoolCase):
         return f"im2col_{self.geometry_label()}_d{_xy(self.dilation)}"
 
     @property
-    def window(self) -> Window2d:
-        return Window2d(self.kernel, self.stride, self.padding, self.dilation)
+    def window(self) -> Window:
+        return Window.of(self.kernel, self.stride, self.padding, self.dilation)
 
     def op_text(self, args, types, result):
         attrs = self.geometry_attrs() + f" dilation {_pair(self.dilation)}"

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from rlx_mlir.geometry import Window2d
+from rlx_mlir.geometry import Window
 from rlx_mlir.ir import make_context, parse_module
 from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 from oracle import assert_exact, assert_matches, tensor_type
@@ -72,8 +72,8 @@ class Pool:
         return "-".join(parts) + (f"-{self.tag}" if self.tag else "")
 
     @property
-    def window(self) -> Window2d:
-        return Window2d(self.kernel, self.stride, self.padding)
+    def window(self) -> Window:
+        return Window.of(self.kernel, self.stride, self.padding)
 
     @property
     def x_shape(self):
@@ -169,7 +169,7 @@ def _plant_nans_and_infs(x: np.ndarray, kernel: tuple[int, int], rng) -> None:
     x[n - 1, 0, 0, w - 1] = float(rng.integers(-2, 3))  # one finite cell inside a -inf block
 
 
-def every_tied_max_gets_dy(x: torch.Tensor, dy: torch.Tensor, window: Window2d) -> torch.Tensor:
+def every_tied_max_gets_dy(x: torch.Tensor, dy: torch.Tensor, window: Window) -> torch.Tensor:
     """RLX's fast-path rule for any geometry: dx = sum over windows of dy * (x == window max).
 
     Independent of the code under test: the window max is PyTorch's max_pool2d output, the

@@ -51,7 +51,7 @@ import torch.nn.functional as F
 import rlx_mlir
 from rlx_mlir.backend.compile import PipelineFallbackWarning
 from rlx_mlir.backend.toolchain import TIMEOUT_ENV
-from rlx_mlir.geometry import Window2d, conv_output_size, conv_transpose_output_size
+from rlx_mlir.geometry import Window, conv_output_size, conv_transpose_output_size
 from rlx_mlir.ir import make_context, parse_module
 from oracle import tensor_type
 
@@ -103,7 +103,7 @@ class Config:
     selects: tuple[int, ...] = ()  # inputs that only select (max pool's x)
     ties: bool = False  # integer-valued inputs, ties in every window
     index: int = 0
-    window: Window2d | None = field(default=None, compare=False, repr=False)  # pools
+    window: Window | None = field(default=None, compare=False, repr=False)  # pools
 
     def __str__(self) -> str:
         dtype = np.dtype(self.dtype).name
@@ -205,7 +205,7 @@ def _channels(rng: random.Random) -> tuple[int, int, int, str]:
     return groups, groups * rng.choice([1, 2]), groups, kind
 
 
-def _conv_attrs(window: Window2d, groups: int, *, kernel: bool) -> str:
+def _conv_attrs(window: Window, groups: int, *, kernel: bool) -> str:
     return (
         (f" kernel_size {_list(window.kernel)}" if kernel else "")
         + f" stride {_list(window.stride)} padding {_list(window.padding)}"
@@ -217,7 +217,7 @@ def draw_conv(rng: random.Random, op: str, index: int) -> Config:
     n, dtype, dynamic = _batch(rng), _dtype(rng), rng.random() < 0.2
     c, f, groups, _ = _channels(rng)
     hw, kernel, stride, padding, dilation = _axes(_conv_axis, rng)
-    window = Window2d(kernel, stride, padding, dilation)
+    window = Window.of(kernel, stride, padding, dilation)
     out = window.output_size(hw)
     x_shape, w_shape, y_shape = (n, c, *hw), (f, c // groups, *kernel), (n, f, *out)
     kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
@@ -263,7 +263,7 @@ def draw_conv_transpose(rng: random.Random, index: int) -> Config:
         padding = rng.randint(0, min(3, reach // 2))
         axes.append((size, kernel, stride, padding, dilation, output_padding))
     hw, kernel, stride, padding, dilation, output_padding = tuple(zip(*axes))
-    window = Window2d(kernel, stride, padding, dilation)
+    window = Window.of(kernel, stride, padding, dilation)
     out = window.transpose_output_size(hw, output_padding)
     kw = dict(stride=stride, padding=padding, output_padding=output_padding, dilation=dilation, groups=groups)
     label = (
@@ -285,7 +285,7 @@ def draw_im2col(rng: random.Random, index: int) -> Config:
     n, dtype, dynamic = _batch(rng), _dtype(rng), rng.random() < 0.2
     c = rng.randint(1, 4)
     hw, kernel, stride, padding, dilation = _axes(_conv_axis, rng)
-    window = Window2d(kernel, stride, padding, dilation)
+    window = Window.of(kernel, stride, padding, dilation)
     ho, wo = window.output_size(hw)
     k = c * kernel[0] * kernel[1]
 
@@ -316,7 +316,7 @@ def draw_pool(rng: random.Random, op: str, index: int) -> Config:
 def pool_config(op, n, c, hw, kernel, stride, padding, *, dtype=np.float32, dynamic=False, index=0,
                 include=True, ties=False) -> Config:
     """A pool or pool gradient; `include` is count_include_pad (avg), `ties` integer inputs (max)."""
-    window = Window2d(kernel, stride, padding)
+    window = Window.of(kernel, stride, padding)
     out = window.output_size(hw)
     x_shape, y_shape = (n, c, *hw), (n, c, *out)
     attrs = f" kernel_size {_list(kernel)} stride {_list(stride)} padding {_list(padding)}"
