@@ -7,8 +7,9 @@ whose every element is vacuously written. Lowering such an op as usual emits sli
 size-0 tensors, and `mlir-opt` 22 rejects a `tensor.insert_slice` at offset 0 of a size-0
 dimension ("offset 0 is out-of-bounds: 0 >= 0"), so this pattern comes first in both passes.
 A non-empty result of an empty operand occurs where the op sums over that operand's empty
-axis: a weight gradient over an empty batch, a matmul over an empty contraction. It is
-zeros, as in PyTorch; tiling the empty reduction crashes mlir-opt 22's tiling (an assertion
+axis: a weight gradient over an empty batch, a matmul over an empty contraction, the input
+gradient of an adaptive pool to 0 cells (every gradient is linear in its `grad_output`). It
+is zeros, as in PyTorch; tiling the empty reduction crashes mlir-opt 22's tiling (an assertion
 in `computeAllSliceParameters`), so the zeros are written directly.
 """
 
@@ -37,5 +38,12 @@ class EmptyTensors(RewritePattern):
         b = TensorBuilder(rewriter, op)
         if 0 in shape:
             rewriter.replace_op(op, [], [b.empty(shape, element, like=op.operands[0])])
-        elif isinstance(op, SUMS_OVER_OPERANDS) and any(0 in shape_of(v) for v in op.operands):
+        elif self._sums_over_nothing(op):
             rewriter.replace_op(op, [], [b.full(shape, element, 0.0, like=op.operands[0])])
+
+    @staticmethod
+    def _sums_over_nothing(op: RlxOp) -> bool:
+        if isinstance(op, SUMS_OVER_OPERANDS):
+            return any(0 in shape_of(v) for v in op.operands)
+        grad_output = getattr(op, "grad_output", None)
+        return grad_output is not None and 0 in shape_of(grad_output)

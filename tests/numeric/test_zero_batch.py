@@ -224,3 +224,34 @@ def test_static_batch_0_builds_and_matches_pytorch(options_name):
     w = torch.zeros(1, 1, 2, 2, requires_grad=True)
     (want,) = torch.autograd.grad(F.conv2d(x, w, stride=2), w, dy)
     assert_exact(library["dw"](x.numpy(), dy.numpy()), want)
+
+
+NO_CELLS = """
+func.func @avg(%x: tensor<2x3x5x4xf32>) -> tensor<2x3x0x2xf32> {
+  %r = rlx.adaptive_avg_pool2d %x : (tensor<2x3x5x4xf32>) -> tensor<2x3x0x2xf32>
+  return %r : tensor<2x3x0x2xf32>
+}
+func.func @avg_dx(%dy: tensor<2x3x0x2xf32>) -> tensor<2x3x5x4xf32> {
+  %r = rlx.adaptive_avg_pool2d_backward %dy : (tensor<2x3x0x2xf32>) -> tensor<2x3x5x4xf32>
+  return %r : tensor<2x3x5x4xf32>
+}
+func.func @max_dx(%x: tensor<2x3x5xf32>, %dy: tensor<2x3x0xf32>) -> tensor<2x3x5xf32> {
+  %r = rlx.adaptive_max_pool1d_backward %x, %dy : (tensor<2x3x5xf32>, tensor<2x3x0xf32>) -> tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}
+"""
+
+
+def test_adaptive_pools_to_no_cells():
+    """PyTorch accepts an adaptive output size of 0 (an empty pool) but refuses its backward
+    ("Expected grad_output to have non-zero size"); the gradient of a function of no outputs
+    is zero, which is what these give, so a graph through an empty pool stays differentiable."""
+    import rlx_mlir
+
+    module = rlx_mlir.compile(NO_CELLS)
+    x = torch.randn(2, 3, 5, 4)
+    assert_exact(module["avg"](x.numpy()), F.adaptive_avg_pool2d(x, (0, 2)))
+    zeros = np.zeros
+    assert_exact(module["avg_dx"](zeros((2, 3, 0, 2), np.float32)), zeros((2, 3, 5, 4), np.float32))
+    x1 = np.random.default_rng(0).standard_normal((2, 3, 5)).astype(np.float32)
+    assert_exact(module["max_dx"](x1, zeros((2, 3, 0), np.float32)), zeros((2, 3, 5), np.float32))
