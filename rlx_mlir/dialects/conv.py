@@ -121,8 +121,11 @@ def _expect_grad_output_size(got, expected, input_spatial, of: str) -> None:
         )
 
 
-class ConvNdBackwardWeightOp(ConvGradientWindowOp):
-    """`dw = d(loss)/dw` of `y = conv(x, w)`: x [N, C, *in], dy [N, F, *out] -> dw [F, C/g, *K]."""
+class WeightGradientOp(ConvGradientWindowOp):
+    """A weight gradient: x [N, C, *in], dy [N, F, *out] -> dw, a sum over the batch and the cells.
+
+    Both operands carry the batch; dw has none.
+    """
 
     input = operand_def(FLOAT_TENSOR)
     grad_output = operand_def(FLOAT_TENSOR)
@@ -130,7 +133,7 @@ class ConvNdBackwardWeightOp(ConvGradientWindowOp):
     assembly_format = f"$input `,` $grad_output {CONV_GRADIENT_WINDOW} {SIGNATURE}"
 
     def batched_values(self) -> set[str]:
-        return {"input", "grad_output"}  # dw [F, C/g, *K] has no batch
+        return {"input", "grad_output"}
 
     def verify_shapes(self) -> None:
         x, dy, _ = self.spatial_shapes()
@@ -138,7 +141,16 @@ class ConvNdBackwardWeightOp(ConvGradientWindowOp):
         groups = self.groups()
         expect_divisible(x[1], groups, "input")
         expect_divisible(dy[1], groups, "grad_output")
-        window = self.window()
+        self.verify_weight_gradient(x, dy, self.window(), groups)
+
+    def verify_weight_gradient(self, x, dy, window, groups: int) -> None:
+        raise NotImplementedError
+
+
+class ConvNdBackwardWeightOp(WeightGradientOp):
+    """`dw = d(loss)/dw` of `y = conv(x, w)`: x [N, C, *in], dy [N, F, *out] -> dw [F, C/g, *K]."""
+
+    def verify_weight_gradient(self, x, dy, window, groups: int) -> None:
         _expect_grad_output_size(dy[2:], window.output_size(x[2:]), x[2:], "forward conv")
         self.expect_result_shape((dy[1], x[1] // groups, *window.kernel))
 
@@ -220,27 +232,13 @@ ConvTranspose1dBackwardInputOp, ConvTranspose2dBackwardInputOp, ConvTranspose3dB
 )
 
 
-class ConvTransposeNdBackwardWeightOp(ConvGradientWindowOp):
+class ConvTransposeNdBackwardWeightOp(WeightGradientOp):
     """`dw = d(loss)/dw` of `y = conv_transpose(x, w)`: x [N, C, *in], dy [N, F, *out] -> dw [C, F/g, *K].
 
     The forward's `output_padding` is solved from the sizes, as for the input gradient.
     """
 
-    input = operand_def(FLOAT_TENSOR)
-    grad_output = operand_def(FLOAT_TENSOR)
-
-    assembly_format = f"$input `,` $grad_output {CONV_GRADIENT_WINDOW} {SIGNATURE}"
-
-    def batched_values(self) -> set[str]:
-        return {"input", "grad_output"}  # dw [C, F/g, *K] has no batch
-
-    def verify_shapes(self) -> None:
-        x, dy, _ = self.spatial_shapes()
-        expect_same_batch(x, "input", dy, "grad_output")
-        groups = self.groups()
-        expect_divisible(x[1], groups, "input")
-        expect_divisible(dy[1], groups, "grad_output")
-        window = self.window()
+    def verify_weight_gradient(self, x, dy, window, groups: int) -> None:
         window.solved_transpose_output_padding(x[2:], dy[2:])
         self.expect_result_shape((x[1], dy[1] // groups, *window.kernel))
 

@@ -123,9 +123,8 @@ def _expect_nonempty_input(shape, what: str) -> None:
         )
 
 
-class AdaptiveAvgPoolNdOp(SpatialOp):
-    """`y = adaptive_avg_pool(x)` (F.adaptive_avg_pool1d/2d/3d): [N, C, *in] -> [N, C, *out],
-    the output size being the result type's; cell i averages `geometry.adaptive_window(i)`."""
+class _AdaptivePool(SpatialOp):
+    """[N, C, *in] -> [N, C, *out], the output size being the result type's."""
 
     input = operand_def(FLOAT_TENSOR)
 
@@ -135,6 +134,10 @@ class AdaptiveAvgPoolNdOp(SpatialOp):
         x, y = self.spatial_shapes()
         _expect_nonempty_input(x, "input")
         self.expect_result_shape((x[0], x[1], *y[2:]))
+
+
+class AdaptiveAvgPoolNdOp(_AdaptivePool):
+    """`y = adaptive_avg_pool(x)` (F.adaptive_avg_pool1d/2d/3d): cell i averages `geometry.adaptive_window(i)`."""
 
 
 AdaptiveAvgPool1dOp, AdaptiveAvgPool2dOp, AdaptiveAvgPool3dOp = for_ranks(
@@ -161,17 +164,8 @@ AdaptiveAvgPool1dBackwardOp, AdaptiveAvgPool2dBackwardOp, AdaptiveAvgPool3dBackw
 )
 
 
-class AdaptiveMaxPoolNdOp(SpatialOp):
-    """`y = adaptive_max_pool(x)` (F.adaptive_max_pool1d/2d/3d, its values): [N, C, *in] -> [N, C, *out]."""
-
-    input = operand_def(FLOAT_TENSOR)
-
-    assembly_format = f"$input {SIGNATURE}"
-
-    def verify_shapes(self) -> None:
-        x, y = self.spatial_shapes()
-        _expect_nonempty_input(x, "input")
-        self.expect_result_shape((x[0], x[1], *y[2:]))
+class AdaptiveMaxPoolNdOp(_AdaptivePool):
+    """`y = adaptive_max_pool(x)` (F.adaptive_max_pool1d/2d/3d, its values): cell i is the max of its window."""
 
 
 AdaptiveMaxPool1dOp, AdaptiveMaxPool2dOp, AdaptiveMaxPool3dOp = for_ranks(

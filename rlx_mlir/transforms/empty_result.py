@@ -18,12 +18,12 @@ from __future__ import annotations
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from rlx_mlir.dialects.base import RlxOp
-from rlx_mlir.dialects.conv import ConvNdBackwardWeightOp, ConvTransposeNdBackwardWeightOp
+from rlx_mlir.dialects.conv import WeightGradientOp
 from rlx_mlir.dialects.matmul import MatmulOp
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
 
 
-SUMS_OVER_OPERANDS = (ConvNdBackwardWeightOp, ConvTransposeNdBackwardWeightOp, MatmulOp)
+SUMS_OVER_OPERANDS = (WeightGradientOp, MatmulOp)
 """Ops whose every result element is a sum over elements of the operands (with some axis
 of a non-empty result running over every operand element)."""
 
