@@ -37,9 +37,9 @@ class EmptyTensors(RewritePattern):
         shape, element = shape_of(op.results[0]), element_type_of(op.results[0])
         b = TensorBuilder(rewriter, op)
         if 0 in shape:
-            rewriter.replace_op(op, [], [b.empty(shape, element, like=op.operands[0])])
+            rewriter.replace(op, [], [b.empty(shape, element, like=op.operands[0])])
         elif self._sums_over_nothing(op):
-            rewriter.replace_op(op, [], [b.full(shape, element, 0.0, like=op.operands[0])])
+            rewriter.replace(op, [], [b.full(shape, element, 0.0, like=op.operands[0])])
 
     @staticmethod
     def _sums_over_nothing(op: RlxOp) -> bool:

@@ -74,7 +74,7 @@ class OneDimensionalAsTwo(RewritePattern):
         result = twin.results[0]
         if result_type is not op.results[0].type:
             result = b.collapse_shape(result, [[0], [1], [2, 3]])
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
     @staticmethod
     def _expand(b: TensorBuilder, value: SSAValue) -> SSAValue:
