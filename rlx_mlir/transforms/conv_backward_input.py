@@ -148,6 +148,16 @@ def _flatten_rows(b: TensorBuilder, value: SSAValue, leading: tuple[int, int]) -
     return b.expand_shape(b.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (*leading, 1, h * w))
 
 
+def reversed_tap(r: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:
+    """The kernel tap `taps[T-1-t]` of a phase's t-th (reversed) tap: `last - step*t`, the
+    taps being `step` apart."""
+    last = r.index(axis.taps[-1])
+    if len(axis.taps) == 1:
+        return last
+    step = axis.taps[1] - axis.taps[0]
+    return r.sub(last, t if step == 1 else r.mul(r.index(step), t))
+
+
 def _sub_kernel(b: TensorBuilder, weight: SSAValue, groups: ConvGroups, row: AxisPhase, col: AxisPhase) -> SSAValue:
     """w_ab[(g,) c, f, t, u] = w[(g,) f, c, taps_a[Th-1-t], taps_b[Tw-1-u]]: the phase's taps,
     reversed, with the channel axes swapped.
@@ -159,16 +169,9 @@ def _sub_kernel(b: TensorBuilder, weight: SSAValue, groups: ConvGroups, row: Axi
     f, cg = shape_of(weight)[:2]
     w_split = groups.split(b, weight, 0)
 
-    def tap(r: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:
-        last = r.index(axis.taps[-1])
-        if len(axis.taps) == 1:
-            return last
-        step = axis.taps[1] - axis.taps[0]
-        return r.sub(last, t if step == 1 else r.mul(r.index(step), t))
-
     def sub_kernel_value(r: RegionBuilder, _out: SSAValue) -> SSAValue:
         *group, c_, f_, t, u = (r.loop_index(d) for d in range(len(groups.iterators("ppppp"))))
-        return r.extract(w_split, [*group, f_, c_, tap(r, row, t), tap(r, col, u)])
+        return r.extract(w_split, [*group, f_, c_, reversed_tap(r, row, t), reversed_tap(r, col, u)])
 
     return b.generic(
         ins=[],
@@ -302,17 +305,10 @@ def _sub_kernel_nd(b: TensorBuilder, w_split: SSAValue, groups: int, phases: Seq
     fg, cg = shape_of(w_split)[group.grouped:][:2]
     r = len(phases)
 
-    def tap(rb: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:
-        last = rb.index(axis.taps[-1])
-        if len(axis.taps) == 1:
-            return last
-        step = axis.taps[1] - axis.taps[0]
-        return rb.sub(last, t if step == 1 else rb.mul(rb.index(step), t))
-
     def value(rb: RegionBuilder, _out: SSAValue) -> SSAValue:
         loops = [rb.loop_index(d) for d in range(len(group.iterators("p" * (3 + r))))]
         *g, c_, f_ = loops[: len(loops) - r]
-        taps = [tap(rb, phase, t) for phase, t in zip(phases, loops[len(loops) - r :])]
+        taps = [reversed_tap(rb, phase, t) for phase, t in zip(phases, loops[len(loops) - r :])]
         return rb.extract(w_split, [*g, f_, c_, *taps])
 
     sub = b.generic(
