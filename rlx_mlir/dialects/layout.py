@@ -46,13 +46,15 @@ class LayoutOp(RlxOpBase):
         raise NotImplementedError
 
     def expect_one_element_type(self) -> None:
-        expected = tensor_type(self.operands[0]).element_type
-        first = self.operand_names()[0]
-        for name, value in self.named_values():
+        if not self.operands:
+            return  # a concat of nothing: its own verifier says so
+        (first, value), *others = self.named_values()
+        expected = tensor_type(value).element_type
+        for name, value in others:
             got = tensor_type(value).element_type
             if got != expected:
                 raise VerifyException(
-                    f"expected the {name} to have the {first}'s element type {expected} "
+                    f"expected the {name} to have the element type of the {first}, {expected} "
                     f"(a layout op moves data, it does not convert it), got {got}"
                 )
 
@@ -257,6 +259,12 @@ class ConcatOp(LayoutOp):
     dim = prop_def(INT.constraint)
 
     assembly_format = f"$inputs `dim` $dim {SIGNATURE}"
+
+    def named_values(self) -> list[tuple[str, SSAValue]]:
+        return [*((f"input {k}", v) for k, v in enumerate(self.inputs)), ("result", self.result)]
+
+    def batched_values(self) -> set[str]:
+        return {name for name, _ in self.named_values()}
 
     def verify_layout(self) -> None:
         if not self.inputs:
