@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def, var_result_def
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -260,6 +261,11 @@ class ConcatOp(LayoutOp):
 
     assembly_format = f"$inputs `dim` $dim {SIGNATURE}"
 
+    @classmethod
+    def build_with(cls, operands, result_type, **geometry):
+        """As `RlxOpBase.build_with`; `operands` are the inputs, however many (one variadic group)."""
+        return super().build_with([list(operands)], result_type, **geometry)
+
     def named_values(self) -> list[tuple[str, SSAValue]]:
         return [*((f"input {k}", v) for k, v in enumerate(self.inputs)), ("result", self.result)]
 
@@ -300,6 +306,12 @@ class SplitOp(LayoutOp):
     sizes = prop_def(SIZES.constraint)
 
     assembly_format = f"$input `dim` $dim `sizes` $sizes {SIGNATURE}"
+
+    @classmethod
+    def build_with(cls, operands, result_type, **geometry):
+        """As `RlxOpBase.build_with`; `result_type` lists every piece's type (one variadic group)."""
+        types = [result_type] if isinstance(result_type, TensorType) else list(result_type)
+        return super().build_with(operands, [types], **geometry)
 
     def named_values(self) -> list[tuple[str, SSAValue]]:
         return [("input", self.input), *((f"result {k}", v) for k, v in enumerate(self.results))]
