@@ -190,10 +190,13 @@ class SliceGeometryOp(LayoutOp):
     step = int_property(default=1)
 
     def geometry(self) -> tuple[int, int, int, int]:
-        return tuple(self.geometry_value(name) for name in ("dim", "start", "end", "step"))  # type: ignore[return-value]
+        dim, start, end, step = (self.geometry_value(name) for name in ("dim", "start", "end", "step"))
+        return dim, start, end, step
 
-    def verify_slice(self, full: Sequence[int], part: Sequence[int], full_name: str, part_name: str, part_value) -> None:
-        """`part` is `full` sliced: same rank, the sliced size on `dim`, the rest alike."""
+    def verify_slice(self, full_name: str, part_name: str) -> None:
+        """The value `part_name` is `full_name` sliced: same rank, the sliced size on `dim`, the rest alike."""
+        full, part_value = getattr(self, full_name), getattr(self, part_name)
+        full, part = shape_of(full), shape_of(part_value)
         dim, start, end, step = self.geometry()
         self.expect_dim(dim, len(full))
         self.expect_static_leading_unless(dim != 0, "a slice carries a dynamic dim only when it slices another dim")
@@ -229,7 +232,7 @@ class SliceOp(SliceGeometryOp):
     assembly_format = f"$input {SLICE} {SIGNATURE}"
 
     def verify_layout(self) -> None:
-        self.verify_slice(shape_of(self.input), shape_of(self.result), "input", "result", self.result)
+        self.verify_slice("input", "result")
 
 
 @irdl_op_definition
@@ -245,7 +248,7 @@ class SliceBackwardOp(SliceGeometryOp):
     assembly_format = f"$grad_output {SLICE} {SIGNATURE}"
 
     def verify_layout(self) -> None:
-        self.verify_slice(shape_of(self.result), shape_of(self.grad_output), "result", "grad_output", self.grad_output)
+        self.verify_slice("result", "grad_output")
 
 
 @irdl_op_definition
