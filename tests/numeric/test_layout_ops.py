@@ -9,7 +9,7 @@ extremes of i64). The oracles are the ATen ops the importer maps to each RLX op
 
 Every configuration is one function of ONE module per element type (f32, f64, i64),
 compiled once per session; each test's id names the op, the shapes and the type. A
-configuration with a dynamic leading dim (`?`) runs with two sizes of it.
+configuration with a dynamic leading dim (`?`) runs with sizes 0, 1 and 3 of it.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Case:
 
     def leading_sizes(self) -> list[int]:
         """The sizes a dynamic leading dim runs with (none to choose for a static case)."""
-        return [1, 3] if self.dynamic() else [0]
+        return [0, 1, 3] if self.dynamic() else [0]
 
     def check(self, module) -> None:
         for n in self.leading_sizes():
