@@ -71,12 +71,13 @@ func.func @slice_backward(%dy: tensor<?x3xf32>) -> tensor<?x7xf32> {
   return %dx : tensor<?x7xf32>
 }
 
+// (Inputs of different shapes, and pieces of different sizes: layout-variadic.mlir.)
 // CHECK-LABEL: func.func @concat
-// CHECK:       rlx.concat %{{.*}}, %{{.*}}, %{{.*}} dim 1 : (tensor<2x1xf32>, tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x5xf32>
+// CHECK:       rlx.concat %{{.*}}, %{{.*}}, %{{.*}} dim 1 : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
 // GENERIC:     "rlx.concat"(%{{.*}}, %{{.*}}, %{{.*}}) <{dim = 1 : i64}>
-func.func @concat(%a: tensor<2x1xf32>, %b: tensor<2x3xf32>, %c: tensor<2x1xf32>) -> tensor<2x5xf32> {
-  %y = rlx.concat %a, %b, %c dim 1 : (tensor<2x1xf32>, tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x5xf32>
-  return %y : tensor<2x5xf32>
+func.func @concat(%a: tensor<2x3xf32>) -> tensor<2x9xf32> {
+  %y = rlx.concat %a, %a, %a dim 1 : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
+  return %y : tensor<2x9xf32>
 }
 
 // One input.
@@ -88,9 +89,9 @@ func.func @concat_one(%a: tensor<2xi64>) -> tensor<2xi64> {
 }
 
 // CHECK-LABEL: func.func @split
-// CHECK:       %{{.*}}, %{{.*}} = rlx.split %{{.*}} dim 1 sizes [2, 3] : (tensor<4x5xi64>) -> (tensor<4x2xi64>, tensor<4x3xi64>)
-// GENERIC:     "rlx.split"(%{{.*}}) <{dim = 1 : i64, sizes = array<i64: 2, 3>}> : (tensor<4x5xi64>) -> (tensor<4x2xi64>, tensor<4x3xi64>)
-func.func @split(%x: tensor<4x5xi64>) -> (tensor<4x2xi64>, tensor<4x3xi64>) {
-  %p:2 = rlx.split %x dim 1 sizes [2, 3] : (tensor<4x5xi64>) -> (tensor<4x2xi64>, tensor<4x3xi64>)
-  return %p#0, %p#1 : tensor<4x2xi64>, tensor<4x3xi64>
+// CHECK:       %{{.*}}, %{{.*}} = rlx.split %{{.*}} dim 1 sizes [3, 3] : (tensor<4x6xi64>) -> (tensor<4x3xi64>, tensor<4x3xi64>)
+// GENERIC:     "rlx.split"(%{{.*}}) <{dim = 1 : i64, sizes = array<i64: 3, 3>}> : (tensor<4x6xi64>) -> (tensor<4x3xi64>, tensor<4x3xi64>)
+func.func @split(%x: tensor<4x6xi64>) -> (tensor<4x3xi64>, tensor<4x3xi64>) {
+  %p:2 = rlx.split %x dim 1 sizes [3, 3] : (tensor<4x6xi64>) -> (tensor<4x3xi64>, tensor<4x3xi64>)
+  return %p#0, %p#1 : tensor<4x3xi64>, tensor<4x3xi64>
 }
