@@ -19,7 +19,6 @@ slice at offset 0 of a size-0 dim).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, i64
