@@ -15,6 +15,7 @@ of ATen's terms (`left_derivative + right_derivative` etc.).
 
 from __future__ import annotations
 
+import math
 import struct
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -34,7 +35,7 @@ ONE_SIXTH_F32 = struct.unpack("f", struct.pack("f", 1.0 / 6.0))[0]
 """ATen's hardsigmoid_backward multiplies by `scalar_t(1.0f / 6.0f)`: 1/6 rounded to f32,
 also for f64 (0.16666667163372040), so the f64 gradient is that, not dy / 6."""
 
-INV_SQRT_2PI = 1.0 / (2.0 * 3.141592653589793) ** 0.5
+INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 """M_2_SQRTPI * M_SQRT1_2 * 0.5 = 1/sqrt(2 pi): the normal density's scale."""
 
 

@@ -54,7 +54,7 @@ What is asserted
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -62,7 +62,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from oracle import assert_same_non_finite, tensor_type
+from oracle import assert_same_non_finite
 
 A = torch.ops.aten
 DTYPES = {"f32": np.float32, "f64": np.float64}
