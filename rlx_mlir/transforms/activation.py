@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import Float16Type, Float32Type
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition, traits_def
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
