@@ -549,7 +549,40 @@ SOFTMAX_AUTOGRAD = [
     for shape, dim, kind in [((4, 7), 1, "normal"), ((3, 4, 5), 0, "normal"), ((4, 7), 1, "large"), ((3, 6, 2), 1, "neginf")]
 ]
 
-ALL_CASES = [*SOFTMAX, *SOFTMAX_BACKWARD, *NLL_LOSS, *NLL_LOSS_BACKWARD, *CROSS_ENTROPY, *SOFTMAX_AUTOGRAD]
+
+@dataclass(frozen=True)
+class NllLossEdge(Case):
+    """nll_loss and its gradient on a [N, C] batch, for the cases `check` defines itself
+    (the batch size n may be 0)."""
+
+    n: int = 4
+    reduction: str = "none"
+
+    def label(self):
+        return f"nll_loss_edge_n{self.n}_{self.reduction}"
+
+    def function(self) -> str:
+        x, target, w, s = mlir_type((self.n, 5), self.dtype), mlir_type((self.n,), "i64"), mlir_type((5,), self.dtype), mlir_type((), self.dtype)
+        loss = mlir_type((self.n,), self.dtype) if self.reduction == "none" else s
+        props = f'reduction "{self.reduction}"'
+        return (
+            f"func.func @{self.symbol}(%x: {x}, %t: {target}, %w: {w}, %g: {loss}) -> ({loss}, {s}, {x}) {{\n"
+            f"  %l, %tw = rlx.nll_loss %x, %t, %w {props} : ({x}, {target}, {w}) -> ({loss}, {s})\n"
+            f"  %d = rlx.nll_loss_backward %g, %x, %t, %w, %tw {props} : ({loss}, {x}, {target}, {w}, {s}) -> {x}\n"
+            f"  return %l, %tw, %d : {loss}, {s}, {x}\n}}\n"
+        )
+
+    def run(self, module, logp, target, weight, grad):
+        return module[self.symbol](logp.astype(self.np_dtype), target, weight.astype(self.np_dtype), grad.astype(self.np_dtype))
+
+
+OUT_OF_RANGE = [NllLossEdge(dtype=dtype, reduction=r) for dtype in DTYPES for r in ("none", "sum", "mean")]
+EMPTY_BATCH = [NllLossEdge(dtype=dtype, n=0, reduction=r) for dtype in DTYPES for r in ("none", "sum", "mean")]
+
+ALL_CASES = [
+    *SOFTMAX, *SOFTMAX_BACKWARD, *NLL_LOSS, *NLL_LOSS_BACKWARD, *CROSS_ENTROPY, *SOFTMAX_AUTOGRAD,
+    *OUT_OF_RANGE, *EMPTY_BATCH,
+]
 
 
 @pytest.fixture(scope="module")
@@ -586,3 +619,44 @@ def test_cross_entropy_and_its_gradient_match_autograd(case, module):
 @pytest.mark.parametrize("case", SOFTMAX_AUTOGRAD, ids=str)
 def test_softmax_and_its_gradient_match_autograd(case, module):
     case.check(module)
+
+
+@pytest.mark.parametrize("case", OUT_OF_RANGE, ids=str)
+def test_nll_loss_target_out_of_range_is_nan_and_reads_nothing_outside(case, module):
+    """PyTorch raises "Target 5 is out of bounds" (and -1 likewise); compiled code cannot.
+    The op's documented behaviour: that element's loss is NaN (so a reduced loss is NaN),
+    its weight and its gradient are 0. Every other element is PyTorch's, which is checked
+    against ATen with the bad targets ignored instead."""
+    rng = np.random.default_rng(7)
+    logp = aten._log_softmax(torch.from_numpy(rng.standard_normal((4, 5))), 1, False)
+    target = np.array([2, 5, 0, -1])
+    weight = torch.from_numpy(rng.uniform(0.5, 2.0, 5))
+    with pytest.raises((IndexError, RuntimeError), match="out of bounds"):
+        aten.nll_loss_forward(logp, torch.from_numpy(target), weight, REDUCTION[case.reduction], -100)
+    grad = rng.standard_normal((4,) if case.reduction == "none" else ())
+    loss, total, dlogp = case.run(module, logp.numpy(), target, weight.numpy(), grad)
+    ignored = torch.from_numpy(np.where((target < 0) | (target >= 5), -100, target))
+    logp64, w64 = t64(logp.numpy().astype(case.np_dtype)), t64(weight.numpy().astype(case.np_dtype))
+    want_loss, want_total = aten.nll_loss_forward(logp64, ignored, w64, REDUCTION[case.reduction], -100)
+    if case.reduction == "none":
+        assert np.isnan(loss[[1, 3]]).all()
+        assert_within_bound(loss[[0, 2]], want_loss[[0, 2]], (logp64 * w64)[[0, 2], [2, 0]].abs(), label=str(case))
+    else:
+        assert np.isnan(loss)
+        assert_within_bound(total, want_total, w64[[2, 0]].sum(), label=f"{case} total_weight")
+    g64 = t64(grad.astype(case.np_dtype))
+    want = aten.nll_loss_backward(g64, logp64, ignored, w64, REDUCTION[case.reduction], -100, t64(total))
+    magnitude = aten.nll_loss_backward(g64.abs(), logp64, ignored, w64, REDUCTION[case.reduction], -100, t64(total).abs()).abs()
+    assert_within_bound(dlogp, want, magnitude, label=f"{case} dlogp")
+
+
+@pytest.mark.parametrize("case", EMPTY_BATCH, ids=str)
+def test_nll_loss_of_an_empty_batch(case, module):
+    """N = 0: "mean" is 0/0 = NaN, "sum" 0, "none" empty; the total weight 0, the gradient empty (ATen's)."""
+    logp, target, weight = np.zeros((0, 5)), np.zeros((0,), np.int64), np.ones(5)
+    grad = np.zeros((0,)) if case.reduction == "none" else np.ones(())
+    loss, total, dlogp = case.run(module, logp, target, weight, grad)
+    want_loss, want_total = aten.nll_loss_forward(t64(logp), torch.from_numpy(target), t64(weight), REDUCTION[case.reduction], -100)
+    assert_within_bound(loss, want_loss, torch.zeros_like(want_loss), label=str(case))
+    assert_within_bound(total, want_total, torch.zeros((), dtype=torch.float64), label=str(case))
+    assert dlogp.shape == (0, 5)
