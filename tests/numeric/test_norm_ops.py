@@ -557,3 +557,50 @@ def test_stable_variance_is_needed_in_f32():
     s = np.abs(x.astype(np.float64)).mean()
     cond = s / np.sqrt(exact_var)
     assert abs(naive_var - exact_var) / exact_var > 16 * (1 + cond) * np.finfo(np.float32).eps
+
+
+# --------------------------------------------------------------------------------------
+# The lowered IR: upstream dialects only, accepted by mlir-opt, constant in the data size
+# --------------------------------------------------------------------------------------
+
+ONE_OF_EACH = [
+    BatchNorm(shape=(2, 3, 4, 4)),
+    BatchNorm(shape=(3, 2, 4), dynamic=True, dtype="f64"),
+    BatchNormInference(shape=(2, 3, 5), dynamic=True),
+    BatchNormBackward(shape=(3, 2, 4), dynamic=True),
+    LayerNorm(shape=(2, 3, 4), k=2),
+    LayerNorm(shape=(3, 4), k=2),
+    LayerNormBackward(shape=(3, 2, 5), dynamic=True),
+    LayerNormBackward(shape=(3, 4), k=2),
+]
+
+
+def _lowered(text: str):
+    from rlx_mlir.api import lower_to_linalg
+
+    return lower_to_linalg(text)
+
+
+def test_lowered_norm_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
+    import subprocess
+
+    from rlx_mlir.backend.toolchain import find_tool
+
+    module = _lowered("".join(case.text() for case in ONE_OF_EACH))
+    dialects = {op.name.split(".")[0] for op in module.walk()}
+    assert dialects <= {"builtin", "func", "linalg", "tensor", "arith", "math"}, dialects
+    path = tmp_path / "norm.mlir"
+    path.write_text(str(module))
+    check = subprocess.run([str(find_tool("mlir-opt").path), str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+@pytest.mark.parametrize("small, large", [
+    (BatchNormTrainingStep(shape=(2, 3, 4, 4)), BatchNormTrainingStep(shape=(64, 3, 32, 32))),
+    (LayerNormTrainingStep(shape=(2, 3, 4), k=2), LayerNormTrainingStep(shape=(128, 30, 40), k=2)),
+], ids=["batch_norm", "layer_norm"])
+def test_lowered_ir_does_not_grow_with_the_data(small, large):
+    def op_count(case) -> int:
+        return sum(1 for _ in _lowered(case.text().replace(case.symbol, "f")).walk())
+
+    assert op_count(small) == op_count(large)
