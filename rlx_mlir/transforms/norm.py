@@ -80,11 +80,7 @@ class ChannelLoops:
     """The loops (c, n, *s) of a per-channel reduction over x [N, C, *spatial]."""
 
     rank: int
-    """x's rank, 2 + the spatial rank."""
-
-    @property
-    def count(self) -> int:
-        return self.rank
+    """x's rank, 2 + the spatial rank: as many loops."""
 
     def x(self) -> AffineMap:
         """x[n, c, *s]."""
@@ -93,8 +89,6 @@ class ChannelLoops:
     def channel(self) -> AffineMap:
         """A [C] vector at c."""
         return dims_map(self.rank, lambda d: (d[0],))
-
-    iterators_reduce = property(lambda self: "p" + "R" * (self.rank - 1))
 
     def reduce(
         self, b: TensorBuilder, ins: Sequence[SSAValue], channel_ins: Sequence[SSAValue], outs: int,
@@ -111,7 +105,7 @@ class ChannelLoops:
             ins=[*ins, *channel_ins],
             init=inits,
             maps=[*(self.x() for _ in ins), *(self.channel() for _ in (*channel_ins, *inits))],
-            iterators=self.iterators_reduce,
+            iterators="p" + "R" * (self.rank - 1),
             body=body,
         )
 
@@ -133,14 +127,13 @@ def normalize_channels(
 ) -> SSAValue:
     """y[n, c, *s] = (x[n, c, *s] - center[c]) * scale[c] + bias[c]."""
     rank = len(shape_of(x))
-    loops = ChannelLoops(rank)
     x_map = dims_map(rank, lambda d: d)
     channel = dims_map(rank, lambda d: (d[1],))
     return b.generic(
         ins=[x, center, scale, bias],
         init=b.empty(shape_of(x), element_type_of(x), like=x),
         maps=[x_map, channel, channel, channel, x_map],
-        iterators="p" * loops.count,
+        iterators="p" * rank,
         body=lambda r, x_, m_, s_, b_, _out: r.add(r.mul(r.sub(x_, m_), s_), b_),
     )
 

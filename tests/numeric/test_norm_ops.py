@@ -35,7 +35,7 @@ PyTorch has them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -50,10 +50,6 @@ DTYPES = {"f32": np.float32, "f64": np.float64}
 
 def _t(a: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.asarray(a, np.float64))
-
-
-def _reduced_mean(t: torch.Tensor, dims, keepdim=True) -> torch.Tensor:
-    return t.mean(dim=dims, keepdim=keepdim)
 
 
 # --------------------------------------------------------------------------------------
