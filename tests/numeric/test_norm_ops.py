@@ -483,6 +483,9 @@ CASES = [
     BatchNormTrainingStep(shape=(1, 2, 3, 4)),
     BatchNormTrainingStep(shape=(2, 2, 2, 3, 3), momentum=0.5, eps=1e-3),
     *_both(BatchNormTrainingStep, shape=(4, 3, 5), offset=1000.0),
+    # A dynamic batch through both passes: the forward pattern's first op is the batch
+    # count's index constant, which decompose-backward has already hoisted.
+    BatchNormTrainingStep(shape=(2, 3, 4, 4), dynamic=True),
     # Layer norm over 1, 2 and 3 dims; an x that is all normalized (no rows); a dynamic
     # batch; a large mean; a NaN.
     *_both(LayerNorm, shape=(4, 6)),
@@ -522,25 +525,6 @@ def test_norm_op_matches_pytorch(case, norm_module):
         got = norm_module[case.symbol](*inputs)
         got = got if isinstance(got, tuple) else (got,)
         case.check(got, inputs)
-
-
-DYNAMIC_STEP = BatchNormTrainingStep(shape=(2, 3, 4, 4), dynamic=True)
-
-
-@pytest.mark.xfail(
-    reason="conversion.share_constants erases its hoisting anchor when that is a duplicate "
-    "constant (see /work/requests-norm.md); passes with the two-line fix",
-    raises=Exception,
-    strict=False,
-)
-def test_dynamic_batch_norm_training_step(compile_rlx):
-    """Forward and backward on a dynamic batch in one function, through both passes: the
-    forward pattern's first op is the batch count's index constant, already hoisted by
-    decompose-backward."""
-    module = compile_rlx(DYNAMIC_STEP.text())
-    for seed, n in enumerate(DYNAMIC_STEP.batches()):
-        inputs = DYNAMIC_STEP.inputs(np.random.default_rng(seed), n)
-        DYNAMIC_STEP.check(module[DYNAMIC_STEP.symbol](*inputs), inputs)
 
 
 def test_stable_variance_is_needed_in_f32():
