@@ -146,10 +146,8 @@ class UnaryToLinalg(RewritePattern):
 
 def _unit_dims_reassociation(rank: int, dims: Sequence[int]) -> list[list[int]]:
     """Groups of the keepdim shape per kept dim: each reduced (unit) dim joins the kept dim
-    before it, leading ones the first kept dim; no kept dim: no group (0-d to all ones)."""
+    before it, leading ones the first kept dim (there is one)."""
     kept = [axis for axis in range(rank) if axis not in dims]
-    if not kept:
-        return []
     groups = [[axis] for axis in kept]
     for axis in dims:
         before = [g for g, k in enumerate(kept) if k < axis]
@@ -163,7 +161,7 @@ class ReductionToLinalg(RewritePattern):
 
     One generic over x's dims (reduction iterators at `dims`) into zeros, indexed by the
     kept dims; the mean's division rewrites the sums in place (an input-less generic);
-    keepdim is an expand_shape inserting the unit dims. The count of a dynamic reduced
+    keepdim is an expand_shape inserting the unit dims (a copy when all are reduced). The count of a dynamic reduced
     batch is read with `tensor.dim`; an empty count gives 0/0 = NaN, as PyTorch's mean.
     """
 
@@ -194,8 +192,11 @@ class ReductionToLinalg(RewritePattern):
             )
         if op.geometry_value("keepdim"):
             result_shape = shape_of(op.result)
-            sizes = [b.dim(sums, 0)] if kept and is_dynamic(kept[0]) else []
-            sums = b.expand_shape(sums, _unit_dims_reassociation(len(shape), dims), result_shape, sizes)
+            if kept:
+                sizes = [b.dim(sums, 0)] if is_dynamic(kept[0]) else []
+                sums = b.expand_shape(sums, _unit_dims_reassociation(len(shape), dims), result_shape, sizes)
+            else:  # 0-d to [1, ..., 1]: a one-element copy (xDSL rejects an empty reassociation)
+                sums = elementwise(b, [sums], result_shape, element, lambda r, s: s)
         rewriter.replace(op, [], [sums])
 
     @staticmethod
