@@ -363,7 +363,10 @@ class AddmmOp(RlxOp):
             raise VerifyException(f"expected the bias to have rank 0, 1 or 2 (broadcast to [M, N]), got {self.bias.type}")
         self.shape_of(-1, 2)
         self.expect_result_shape((m, n))
-        broadcast = broadcast_shape([bias, (m, n)], ["bias", "product"])
+        try:
+            broadcast = broadcast_shape([bias, (m, n)], ["bias", "product"])
+        except VerifyException:
+            broadcast = None
         if broadcast != (m, n):
             raise VerifyException(
                 f"expected the bias to broadcast to the product's shape {format_shape((m, n))}, got {self.bias.type}"
