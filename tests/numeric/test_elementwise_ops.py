@@ -197,6 +197,19 @@ def test_binary_matches_pytorch_exactly(case, compile_rlx):
         assert_exact(got, want, dtype=case.np_dtype)
 
 
+@pytest.mark.parametrize("pipeline", ["plain", "o3"])
+def test_nan_propagation_in_the_unscheduled_pipelines(pipeline, compile_rlx):
+    """max/min/div of every special pair through the scalar (plain) and LLVM-vectorized (o3)
+    lowerings: `arith.maximumf` becomes `llvm.maximum`, on x86 vmaxss + vcmpunordss +
+    vblendvps, which returns NaN when either side is NaN, as torch.maximum."""
+    cases = [c for c in SPECIAL_CASES if c.element == "f32" and c.op in ("maximum", "minimum", "div")]
+    module = compile_rlx("".join(c.function() for c in cases), pipeline)
+    for case in cases:
+        inputs = binary_inputs(case, None)
+        got = module[case.symbol](*inputs)
+        assert_exact(got, BINARY[case.op](*(torch.from_numpy(x) for x in inputs)), dtype=case.np_dtype)
+
+
 @pytest.mark.parametrize("case", INTEGER_CASES, ids=str)
 def test_integer_binary_matches_pytorch_exactly(case, compile_rlx):
     module = module_for(case, compile_rlx)
