@@ -26,8 +26,7 @@ Error bounds, and why:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -226,12 +225,8 @@ def test_integer_overflow_wraps_as_pytorch(case, compile_rlx):
     big = np.iinfo(np.int64)
     lhs = np.array([big.max, big.min, big.max, 3], np.int64)
     rhs = np.array([1, 1, 2, -big.max], np.int64)
-    got = compile_rlx_module(case, compile_rlx)[case.symbol](lhs, rhs)
+    got = module_for(case, compile_rlx)[case.symbol](lhs, rhs)
     assert_exact(got, BINARY[case.op](torch.from_numpy(lhs), torch.from_numpy(rhs)), dtype=np.int64)
-
-
-def compile_rlx_module(case, compile_rlx):
-    return module_for(case, compile_rlx)
 
 
 # -- unary ops --------------------------------------------------------------------------------
