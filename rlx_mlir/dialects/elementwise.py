@@ -334,7 +334,8 @@ class MeanOp(_Reduction, RlxOp):
 @irdl_op_definition
 class AddmmOp(RlxOp):
     """`beta * bias + alpha * (lhs @ rhs)` [addmm]: lhs [M, K], rhs [K, N], bias
-    broadcastable to [M, N]. With beta 0 the bias is not read (PyTorch ignores its NaNs)."""
+    broadcastable to [M, N]. With beta 0 the bias is not read, with alpha 0 the product is
+    not computed (PyTorch ignores their NaNs and infs)."""
 
     name = "rlx.addmm"
 

@@ -218,8 +218,9 @@ class AddmmToLinalg(RewritePattern):
     beta = alpha = 1: `linalg.matmul` accumulating into the bias broadcast to [M, N] (a
     copy through `broadcast_read`, or the bias itself when it is [M, N]). Otherwise the
     matmul into zeros, then one generic `beta * bias + alpha * p` (beta = 0 never reads
-    the bias, so its NaNs do not propagate, as PyTorch's). An empty contraction (K = 0) is
-    the `beta * bias` term alone.
+    the bias, so its NaNs do not propagate, as PyTorch's). An empty contraction (K = 0)
+    or alpha = 0 is the `beta * bias` term alone (PyTorch's BLAS call skips the product
+    then, so an inf in lhs or rhs gives no NaN).
     """
 
     @op_type_rewrite_pattern
@@ -230,19 +231,19 @@ class AddmmToLinalg(RewritePattern):
         beta, alpha = op.geometry_value("beta"), op.geometry_value("alpha")
         out, element = shape_of(op.result), element_type_of(op.result)
         like = op.lhs if is_dynamic(out[0]) else None
-        empty_k = shape_of(op.lhs)[1] == 0
+        no_product = shape_of(op.lhs)[1] == 0 or alpha == 0.0
 
         def scaled(r: RegionBuilder, factor: float, value: SSAValue) -> SSAValue:
             return value if factor == 1.0 else r.mul(r.constant(factor, element), value)
 
         if beta == 0.0:
-            if empty_k:
+            if no_product:
                 y = b.full(out, element, 0.0, like=like)
             else:
                 y = b.matmul(op.lhs, op.rhs, b.full(out, element, 0.0, like=like))
                 if alpha != 1.0:
                     y = b.generic(ins=[], init=y, maps=[identity(2)], iterators="pp", body=lambda r, p: scaled(r, alpha, p))
-        elif empty_k:
+        elif no_product:
             same = tuple(shape_of(op.bias)) == tuple(out)
             y = op.bias if same and beta == 1.0 else elementwise(
                 b, [op.bias], out, element, lambda r, c: scaled(r, beta, c), like=op.lhs

@@ -355,13 +355,15 @@ class AddmmCase(Case):
     beta: float = 1.0
     alpha: float = 1.0
     nan_bias: bool = False
+    inf_lhs: bool = False
 
 
-def _addmm(bias, m, k, n, beta=1.0, alpha=1.0, element="f32", dynamic=False, nan_bias=False):
+def _addmm(bias, m, k, n, beta=1.0, alpha=1.0, element="f32", dynamic=False, nan_bias=False, inf_lhs=False):
     attrs = (f" beta {beta!r}" if beta != 1.0 else "") + (f" alpha {alpha!r}" if alpha != 1.0 else "")
     dyn = (len(bias) == 2 and bias[0] == m, True, False) if dynamic else ()
     return AddmmCase("addmm", (bias, (m, k), (k, n)), (m, n), element, attrs, dyn,
-                     tag="nanbias" if nan_bias else "", beta=beta, alpha=alpha, nan_bias=nan_bias)
+                     tag="nanbias" if nan_bias else "inflhs" if inf_lhs else "", beta=beta, alpha=alpha,
+                     nan_bias=nan_bias, inf_lhs=inf_lhs)
 
 
 ADDMM_CASES = [
@@ -377,6 +379,7 @@ ADDMM_CASES = [
         _addmm((3, 5), 3, 4, 5, 1.0, 0.25, element=element),
         _addmm((5,), 3, 4, 5, 0.0, 1.0, element=element, nan_bias=True),  # beta 0 ignores NaN
         _addmm((5,), 3, 4, 5, 0.0, 3.0, element=element, nan_bias=True),
+        _addmm((5,), 3, 4, 5, 0.5, 0.0, element=element, inf_lhs=True),  # alpha 0 ignores inf
         _addmm((5,), 3, 0, 5, element=element),          # empty contraction: the bias
         _addmm((5,), 3, 0, 5, 2.0, 1.0, element=element),
         _addmm((5,), 3, 16, 5, element=element, dynamic=True),
@@ -393,6 +396,8 @@ def test_addmm_matches_pytorch(case, compile_rlx):
         inputs = [_random(rng, s, case.np_dtype) for s in case.input_shapes(batch)]
         if case.nan_bias:
             inputs[0][...] = np.nan
+        if case.inf_lhs:
+            inputs[1][0, 0] = np.inf
         got = module[case.symbol](*inputs)
         assert_matches(
             got, lambda c, a, b: torch.addmm(c, a, b, beta=case.beta, alpha=case.alpha), inputs, label=str(case)
