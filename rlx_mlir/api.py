@@ -29,8 +29,12 @@ from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
 from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
 
 
-def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp:
+def lower_to_linalg(source: str | Operation, name: str = "<string>", outline: bool = False) -> ModuleOp:
     """Parse (if text), verify, and run `decompose-backward` then `convert-rlx-to-linalg`.
+
+    With `outline`, each RLX op is first put in its own kernel function, one per distinct
+    op (`transforms.outline_kernels`): what a large graph (a whole training step) needs
+    to compile in seconds rather than minutes.
 
     The input's errors are the user's (`DiagnosticError`); once it has verified, a pass
     whose output does not verify is a bug of ours (`InternalError`).
@@ -45,6 +49,10 @@ def lower_to_linalg(source: str | Operation, name: str = "<string>") -> ModuleOp
         assert isinstance(source, ModuleOp), "compile takes MLIR text or an xDSL ModuleOp"
         module = source.clone()
         verify_module(module)
+    if outline:
+        from rlx_mlir.transforms.outline_kernels import outline_kernels
+
+        outline_kernels(module)
     mark_batch_groups(module)
     for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass()):
         pass_.apply(ctx, module)
@@ -96,6 +104,15 @@ def mark_batch_groups(module: ModuleOp) -> None:
         function.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
 
 
-def compile(source: str | Operation, pipeline: str | None = None) -> NativeModule:  # noqa: A001
-    """Compile MLIR text or an xDSL module to native code: `compile(src)["f"](*arrays)`."""
+def compile(source: str | Operation, pipeline: str | None = None, outline: bool = False) -> NativeModule:  # noqa: A001
+    """Compile MLIR text or an xDSL module to native code: `compile(src)["f"](*arrays)`.
+
+    `outline=True` compiles each distinct RLX op as its own kernel and runs each function
+    that only calls them as a graph of native calls (`rlx_mlir.kernel_graph`): a large
+    graph (a whole training step) then compiles in linear time.
+    """
+    if outline:
+        from rlx_mlir.kernel_graph import compile_as_kernels
+
+        return compile_as_kernels(lower_to_linalg(source, outline=True), pipeline)
     return compile_module(lower_to_linalg(source), pipeline)

@@ -1,0 +1,144 @@
+"""Large RLX functions compiled as kernels and run as a graph of kernel calls.
+
+A training step imported from PyTorch is one function of hundreds of RLX ops. Compiled
+whole, it reaches LLVM as one huge function, and `opt -O3` spends superlinear time on it
+(ResNet-18's step at batch 2, 64x64 ran past `opt`'s five-minute limit). So
+`compile_as_kernels` outlines each distinct op into its own kernel
+(`transforms.outline_kernels`: ResNet's repeated blocks share kernels), compiles the
+kernels as the public functions of one library, each small, and runs the function's own
+body, which is then only kernel calls and constants, in Python: one native call per op,
+NumPy arrays in between, each freed after its last use.
+
+Why not `func.call` inside one library: MLIR 22's ownership-based buffer deallocation
+then checks at run time whether the step's many results alias the callees' buffers, and
+lowers that check through `memref<?xi1>`, on which `memref-to-llvm` asserts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+
+from rlx_mlir.backend import NativeModule, compile_module
+from rlx_mlir.backend.interface import _numpy_dtype
+from rlx_mlir.errors import InternalError
+
+
+@dataclass(frozen=True)
+class _Call:
+    kernel: Callable[..., object]
+    arguments: tuple[int, ...]
+    results: tuple[int, ...]
+    frees: tuple[int, ...]
+    """Values whose last use this call is."""
+
+
+class KernelGraphFunction:
+    """A function whose body is kernel calls, tensor constants and a return, run in Python."""
+
+    def __init__(self, function: func.FuncOp, kernels: NativeModule):
+        self.name = function.sym_name.data
+        block = function.body.block
+        index = {arg: i for i, arg in enumerate(block.args)}
+        self._arity = len(block.args)
+        self._constants: dict[int, np.ndarray] = {}
+        calls: list[tuple[Callable, tuple[int, ...], tuple[int, ...]]] = []
+        returned: tuple[int, ...] = ()
+        for op in block.ops:
+            if isinstance(op, arith.ConstantOp):
+                index[op.result] = len(index)
+                self._constants[index[op.result]] = _constant_array(op)
+            elif isinstance(op, func.CallOp):
+                arguments = tuple(index[v] for v in op.arguments)
+                for result in op.results:
+                    index[result] = len(index)
+                calls.append((kernels[op.callee.string_value()], arguments, tuple(index[r] for r in op.results)))
+            elif isinstance(op, func.ReturnOp):
+                returned = tuple(index[v] for v in op.arguments)
+            else:
+                raise InternalError(f"{self.name}: a kernel graph holds {op.name}, not only kernel calls")
+        last_use: dict[int, int] = {}
+        for step, (_, arguments, _) in enumerate(calls):
+            for value in arguments:
+                last_use[value] = step
+        keep = set(returned) | set(self._constants)
+        self._calls = [
+            _Call(kernel, arguments, results,
+                  tuple(v for v in set(arguments) if last_use[v] == step and v not in keep and v >= self._arity))
+            for step, (kernel, arguments, results) in enumerate(calls)
+        ]
+        self._returned = returned
+
+    def __call__(self, *arrays):
+        if len(arrays) != self._arity:
+            raise TypeError(f"{self.name} takes {self._arity} arguments, got {len(arrays)}")
+        values: dict[int, object] = dict(enumerate(arrays))
+        values.update(self._constants)
+        for call in self._calls:
+            out = call.kernel(*(values[v] for v in call.arguments))
+            outs = out if isinstance(out, tuple) else (out,)
+            values.update(zip(call.results, outs))
+            for value in call.frees:
+                del values[value]
+        results = tuple(values[v] for v in self._returned)
+        return results[0] if len(results) == 1 else results
+
+
+def _constant_array(op: arith.ConstantOp) -> np.ndarray:
+    attr, type_ = op.value, op.result.type
+    if not (isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(type_, TensorType)):
+        raise InternalError(f"a kernel graph constant must be a dense tensor, got {attr}")
+    dtype = _numpy_dtype(type_.element_type)
+    values = attr.get_values()
+    shape = tuple(type_.get_shape())
+    if len(values) == 1:
+        return np.full(shape, values[0], dtype)
+    return np.asarray(values, dtype).reshape(shape)
+
+
+class KernelGraph:
+    """`graph["f"](*arrays)`, like a `NativeModule`: the kernel graphs, and the library's
+    other public functions as they are."""
+
+    def __init__(self, functions: Sequence[func.FuncOp], kernels: NativeModule):
+        self.kernels = kernels
+        self._functions = {f.sym_name.data: KernelGraphFunction(f, kernels) for f in functions}
+
+    def __getitem__(self, name: str):
+        if name in self._functions:
+            return self._functions[name]
+        return self.kernels[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._functions or name in self.kernels
+
+
+def _is_graph(function: func.FuncOp) -> bool:
+    return function.sym_visibility is None and all(
+        isinstance(op, (arith.ConstantOp, func.CallOp, func.ReturnOp)) for op in function.body.block.ops
+    )
+
+
+def compile_as_kernels(module: ModuleOp, pipeline: str | None = None) -> KernelGraph | NativeModule:
+    """`module` (lowered with its RLX ops outlined into private kernels,
+    `api.lower_to_linalg(..., outline=True)`) as one library whose public functions are the
+    kernels, and the functions that only call kernels run as graphs over it. A public
+    function with other ops in its body is compiled as it is, beside the kernels."""
+    graphs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp) and _is_graph(op)]
+    if not graphs:
+        return compile_module(module, pipeline)
+    library = module.clone()
+    for op in list(library.body.block.ops):
+        if isinstance(op, func.FuncOp):
+            if _is_graph(op):
+                op.detach()
+                op.erase()
+            elif op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
+                op.sym_visibility = None  # a kernel: called from Python
+    kernels = compile_module(library, pipeline)
+    graph = KernelGraph(graphs, kernels)
+    return graph
