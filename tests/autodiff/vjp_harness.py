@@ -41,7 +41,7 @@ def ours(source: str, order: int):
     module, name = differentiated(source, order)
     # Until decompose-backward owns the adjoint ops (requests-autodiff.md), lower them here.
     PatternRewriteWalker(GreedyRewritePatternApplier(adjoint.patterns())).rewrite_module(module)
-    return rlx_mlir.compile(module)[name]
+    return rlx_mlir.compile(module, pipeline="plain")[name]
 
 
 def torch_vjp(fn, n_outputs: int):
