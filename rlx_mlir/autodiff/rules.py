@@ -92,6 +92,12 @@ class VjpBuilder:
         result_type = result.type if isinstance(result, SSAValue) else result
         return self._emit(op_class.build_with(operands, result_type, **props))
 
+    def build_many(self, op_class: type[Operation], operands, result_types, **props) -> tuple[SSAValue, ...]:
+        """An op of several results (`rlx.split`); `operands`/`result_types` as `build_with` takes them."""
+        built = op_class.build_with(operands, result_types, **props)
+        self._emit(built)
+        return tuple(built.results)
+
     def like(
         self, op: Operation, family: str | type[Operation], operands: Sequence[SSAValue], result: SSAValue | Attribute, **props
     ) -> SSAValue:
