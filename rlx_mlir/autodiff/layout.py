@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
-
 from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
 
@@ -59,12 +57,5 @@ def split(b, op, *piece_bars):
 
 @vjp_rule(rlx.ExpandOp)
 def expand(b, op, y_bar):
-    """y = x.expand(shape): x_bar = sum of y_bar over the new and the stretched dims, as x's shape."""
-    x_shape, y_shape = op.input.type.get_shape(), op.results[0].type.get_shape()
-    lead = len(y_shape) - len(x_shape)
-    dims = [*range(lead), *(lead + i for i, size in enumerate(x_shape) if size == 1 and y_shape[lead + i] != 1)]
-    if not dims:
-        return (b.build(rlx.ReshapeOp, [y_bar], op.input),)
-    kept = [1 if axis in dims else size for axis, size in enumerate(y_shape)]
-    summed = b.build(rlx.SumOp, [y_bar], TensorType(op.input.type.element_type, kept), dims=dims, keepdim=True)
-    return (b.build(rlx.ReshapeOp, [summed], op.input),)
+    """y = x.expand(shape): x_bar = y_bar summed over the new and the stretched dims, as x's shape."""
+    return (b.sum_to(y_bar, op.input),)

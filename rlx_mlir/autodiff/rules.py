@@ -121,6 +121,46 @@ class VjpBuilder:
             )
         return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0])))
 
+    def scalar(self, value: float, like: SSAValue) -> SSAValue:
+        """A 0-d constant of `like`'s element type, which the elementwise ops broadcast."""
+        type_ = TensorType(like.type.element_type, [])
+        return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [value])))
+
+    def binary(self, op_name: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`rlx.<op_name>` of a and b, broadcast as PyTorch does (`rlx.MulOp`: "MulOp")."""
+        return self.build(getattr(rlx, op_name), [a, b], broadcast_type(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.binary("MulOp", a, b)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.binary("SubOp", a, b)
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.binary("DivOp", a, b)
+
+    def neg(self, a: SSAValue) -> SSAValue:
+        return self.build(rlx.NegOp, [a], a)
+
+    def unary(self, op_name: str, a: SSAValue) -> SSAValue:
+        return self.build(getattr(rlx, op_name), [a], a)
+
+    def sum_to(self, value: SSAValue, target: SSAValue) -> SSAValue:
+        """`value` summed over the dims a broadcast to its shape stretched or added, as `target`'s shape.
+
+        The VJP of a broadcast: each element of `target` was read by every element of its
+        broadcast image, so it receives their cotangents' sum.
+        """
+        if value.type == target.type:
+            return value
+        shape, goal = value.type.get_shape(), target.type.get_shape()
+        lead = len(shape) - len(goal)
+        dims = [*range(lead), *(lead + i for i, size in enumerate(goal) if size == 1 and shape[lead + i] != 1)]
+        if dims:
+            kept = [1 if axis in dims else size for axis, size in enumerate(shape)]
+            value = self.build(rlx.SumOp, [value], TensorType(value.type.element_type, kept), dims=dims, keepdim=True)
+        return value if value.type == target.type else self.build(rlx.ReshapeOp, [value], target)
+
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """a + b, the sum of two cotangents of one value (`rlx.add`)."""
         add_op = getattr(rlx, "AddOp", None)
@@ -131,6 +171,14 @@ class VjpBuilder:
                 format_location_attr(self.location),
             )
         return self.build(add_op, [a, b], a)
+
+
+def broadcast_type(a: SSAValue, b: SSAValue) -> TensorType:
+    """The type of a PyTorch-broadcasting binary op's result on `a` and `b` (trailing dims align)."""
+    x, y = a.type.get_shape(), b.type.get_shape()
+    rank = max(len(x), len(y))
+    x, y = (1,) * (rank - len(x)) + tuple(x), (1,) * (rank - len(y)) + tuple(y)
+    return TensorType(a.type.element_type, [p if q == 1 else q for p, q in zip(x, y)])
 
 
 def format_location_attr(location: Attribute | None) -> str | None:
