@@ -48,8 +48,8 @@ class Case:
 CASES = [
     Case("conv2d_s2_p1", "rlx.conv2d %a0, %a1 stride [2, 2] padding [1, 1]", ((2, 3, 7, 6), (4, 3, 3, 3)), (2, 4, 4, 3),
          lambda x, w: F.conv2d(x, w, stride=2, padding=1), orders=(1, 2, 3)),
-    Case("matmul", "rlx.matmul %a0, %a1", ((3, 4), (4, 5)), (3, 5), torch.matmul, orders=(1,)),
-    Case("matmul_batched", "rlx.matmul %a0, %a1", ((2, 3, 4), (2, 4, 2)), (2, 3, 2), torch.matmul, orders=(1,)),
+    Case("matmul", "rlx.matmul %a0, %a1", ((3, 4), (4, 5)), (3, 5), torch.matmul),
+    Case("matmul_batched", "rlx.matmul %a0, %a1", ((2, 3, 4), (2, 4, 2)), (2, 3, 2), torch.matmul),
     Case("conv2d_g2_d2", "rlx.conv2d %a0, %a1 stride [1, 2] padding [2, 1] dilation [2, 1] groups 2",
          ((1, 4, 6, 6), (6, 2, 2, 3)), (1, 6, 8, 3),
          lambda x, w: F.conv2d(x, w, stride=(1, 2), padding=(2, 1), dilation=(2, 1), groups=2)),
