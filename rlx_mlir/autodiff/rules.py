@@ -121,6 +121,10 @@ class VjpBuilder:
             )
         return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [0.0])))
 
+    def ones(self, type_: Attribute) -> SSAValue:
+        """A splat of ones of `type_`."""
+        return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [1.0])))
+
     def scalar(self, value: float, like: SSAValue) -> SSAValue:
         """A 0-d constant of `like`'s element type, which the elementwise ops broadcast."""
         type_ = TensorType(like.type.element_type, [])
