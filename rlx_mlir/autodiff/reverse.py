@@ -9,8 +9,8 @@ is built in three steps:
    cotangents (`rlx.add`). Only *active* ops are differentiated: those with a result
    that has a cotangent and an operand that depends on a `wrt` argument; integer and
    index values never get one;
-3. the gradients are returned, a zero splat for an argument no result depends on, and
-   every op whose result nothing reads (a forward value no rule needed, a cotangent of an
+3. the gradients are returned, a zero splat for an argument no result depends on; equal
+   ops are shared (`_share_equal_ops`), and every op whose result nothing reads (a forward value no rule needed, a cotangent of an
    inactive operand) is erased.
 
 The function holds RLX ops, `arith.constant` and `func` only, so it can be
@@ -155,9 +155,44 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
     # 3. the gradients, then nothing that is not read.
     gradients = [cotangents.of.get(args[i]) or builder.zeros(arg_types[i]) for i in indices]
     body.add_op(func.ReturnOp(*gradients))
+    _share_equal_ops(body)
     _erase_unread(body)
     module.body.block.insert_op_after(vjp, f)
     return vjp
+
+
+def _share_equal_ops(block) -> None:
+    """One op per (name, operands, properties, result types) among the pure ops of `block`,
+    and no permute of a permute that undoes it.
+
+    The rules of each order read the forward values they need afresh (a transpose of a
+    matmul operand, a zero splat, a sum along a softmax's dim), and the next order
+    differentiates those reads too; sharing equal ops keeps each order's function at the
+    size of its distinct computations.
+    """
+    seen: dict[tuple, Operation] = {}
+    for op in list(block.ops):
+        if not (op.name.startswith("rlx.") or isinstance(op, arith.ConstantOp)) or op.regions:
+            continue
+        inner = op.operands[0].owner if op.operands else None
+        if op.name == "rlx.permute" and isinstance(inner, Operation) and inner.name == "rlx.permute":
+            outer_dims, inner_dims = op.geometry_value("dims"), inner.geometry_value("dims")
+            if [inner_dims[d] for d in outer_dims] == list(range(len(outer_dims))):
+                op.results[0].replace_all_uses_with(inner.operands[0])
+                block.erase_op(op)
+                continue
+        key = (
+            op.name,
+            tuple(op.operands),
+            tuple((name, str(value)) for name, value in op.properties.items()),
+            tuple((name, str(value)) for name, value in op.attributes.items()),
+            tuple(r.type for r in op.results),
+        )
+        kept = seen.setdefault(key, op)
+        if kept is not op:
+            for old, new in zip(op.results, kept.results):
+                old.replace_all_uses_with(new)
+            block.erase_op(op)
 
 
 def _erase_unread(block) -> None:

@@ -22,7 +22,7 @@ from vjp_harness import check
 
 
 def _t(shape, dtype):
-    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    return f"tensor<{''.join(f'{d}x' for d in shape)}{dtype}>"
 
 
 @dataclass(frozen=True)
