@@ -160,6 +160,8 @@ class VjpBuilder:
         shape, goal = value.type.get_shape(), target.type.get_shape()
         lead = len(shape) - len(goal)
         dims = [*range(lead), *(lead + i for i, size in enumerate(goal) if size == 1 and shape[lead + i] != 1)]
+        if not goal:  # a 0-d target: the sum of everything, with no reshape
+            return self.build(rlx.SumOp, [value], target, dims=list(range(len(shape))))
         if dims:
             kept = [1 if axis in dims else size for axis, size in enumerate(shape)]
             value = self.build(rlx.SumOp, [value], TensorType(value.type.element_type, kept), dims=dims, keepdim=True)

@@ -68,8 +68,14 @@ def torch_order(fn, n_inputs: int, order: int):
     return wrapped, n_inputs
 
 
-def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0, label: str = ""):
-    """Our `order`-th VJP of `@f` (whose inputs have `shapes`) against PyTorch's, within the bound."""
+def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0, label: str = "",
+          positive=(), ulps: float | None = None):
+    """Our `order`-th VJP of `@f` (whose inputs have `shapes`) against PyTorch's, within the bound.
+
+    Inputs at `positive` are drawn from [0.5, 2.5) (log, sqrt). With `ulps`, the bound is
+    `ulps * eps(dtype) * max|want|` per gradient: for the non-linear elementwise ops, whose
+    VJPs are short chains of roundings, and whose A has no closed form.
+    """
     torch_fn, n_args = torch_order(fn, len(shapes), order)
     rng = np.random.default_rng(seed)
     # the arguments of @f_vjp^k: f's inputs, then cotangents of each level's outputs
@@ -80,7 +86,10 @@ def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0,
         all_shapes += level_out
         level_out, ins = ins, ins + level_out
     assert len(all_shapes) == n_args
-    args = [rng.standard_normal(s).astype(dtype) for s in all_shapes]
+    args = [
+        (rng.uniform(0.5, 2.5, s) if i in positive else rng.standard_normal(s)).astype(dtype)
+        for i, s in enumerate(all_shapes)
+    ]
     got = ours(source, order)(*args)
     got = got if isinstance(got, tuple) else (got,)
 
@@ -89,6 +98,17 @@ def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0,
         return [t.detach().numpy() for t in torch_fn(*tensors)]
 
     want = run(args)
+    if ulps is not None:
+        assert len(got) == len(want)
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert g.shape == w.shape and g.dtype == dtype, (g.shape, w.shape, g.dtype)
+            scale = np.abs(w).max()
+            err = np.abs(g.astype(np.float64) - w).max()
+            assert err <= ulps * np.finfo(dtype).eps * scale, (
+                f"{label} order {order} gradient {i}: |err| {err:.3g} = "
+                f"{err / (np.finfo(dtype).eps * scale):.3g} eps * max|want| (bound {ulps})"
+            )
+        return
     magnitude = run([a if i in selects else np.abs(a) for i, a in enumerate(args)])
     assert len(got) == len(want)
     for i, (g, w, m) in enumerate(zip(got, want, magnitude)):
