@@ -9,6 +9,8 @@ running statistics get no cotangent.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import TensorType
+
 from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
 
@@ -31,3 +33,21 @@ def layer_norm(b, op, y_bar, *_statistics_bars):
     x, w, bias = op.operands
     mean, rstd = op.results[1], op.results[2]
     return b.build_many(rlx.LayerNormBackwardOp, [y_bar, x, mean, rstd, w], [x.type, w.type, bias.type])
+
+
+@vjp_rule(rlx.BatchNormInferenceOp)
+def batch_norm_inference(b, op, y_bar):
+    """y = (x - rm) * inv * w + bias, inv = rsqrt(rv + eps), per channel (axis 1):
+    x_bar = y_bar w inv, w_bar = sum(y_bar (x - rm) inv), bias_bar = sum(y_bar) over all but
+    the channels. The running statistics get no cotangent (ATen's eval-mode batch norm)."""
+    x, w, bias, rm, rv = op.operands
+    rank = len(x.type.get_shape())
+    per_channel = TensorType(x.type.element_type, [w.type.get_shape()[0], *([1] * (rank - 2))])
+    as_channels = lambda v: b.build(rlx.ReshapeOp, [v], per_channel)  # noqa: E731  [C] -> [C, 1, ...]
+    inv = as_channels(b.unary("RsqrtOp", b.binary("AddOp", rv, b.scalar(op.geometry_value("eps"), rv))))
+    w_c = as_channels(w)
+    xhat = b.mul(b.sub(x, as_channels(rm)), inv)
+    x_bar = b.mul(y_bar, b.mul(w_c, inv))
+    w_bar = b.build(rlx.ReshapeOp, [b.sum_to(b.mul(y_bar, xhat), w_c)], w)
+    bias_bar = b.build(rlx.ReshapeOp, [b.sum_to(y_bar, w_c)], bias)
+    return x_bar, w_bar, bias_bar, None, None
