@@ -11,6 +11,7 @@
 func.func @mul(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
   %z = rlx.mul %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %z : tensor<2x3xf32>
+}
 
 // ReLU's VJP is ATen's threshold_backward on its output, computed once in the VJP function.
 // CHECK-LABEL: func.func @relu_vjp
@@ -19,6 +20,7 @@ func.func @mul(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
 func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %y = rlx.relu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
+}
 
 // A permute's VJP is the inverse permute.
 // CHECK-LABEL: func.func @permute_vjp
@@ -26,6 +28,7 @@ func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 func.func @permute(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %y = rlx.permute %x dims [2, 0, 1] : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
   return %y : tensor<4x2x3xf32>
+}
 
 // log_softmax's VJP is its ATen gradient, on its output.
 // CHECK-LABEL: func.func @logsm_vjp
@@ -34,6 +37,7 @@ func.func @permute(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 func.func @logsm(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %y = rlx.log_softmax %x dim 1 : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %y : tensor<2x4xf32>
+}
 
 // A value used twice sums its cotangents (rlx.add); the two equal products are one op.
 // CHECK-LABEL: func.func @fanout_vjp
@@ -43,3 +47,5 @@ func.func @logsm(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 func.func @fanout(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %y = rlx.mul %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
+}
+
