@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --autodiff="func=conv,bwd_input,bwd_weight,transposed" | FileCheck %s
+// RUN: rlx-opt %s --autodiff="func=conv,bwd_input,bwd_weight,transposed,cols" | FileCheck %s
 
 // A conv's VJP: the input gradient and the weight gradient, with the conv's window and
 // the kernel size read from the weight. The forward conv is not needed, so it is gone.
@@ -41,4 +41,12 @@ func.func @bwd_weight(%x: tensor<2x4x8x8xf32>, %dy: tensor<2x4x4x4xf32>) -> tens
 func.func @transposed(%x: tensor<1x3x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x8x8xf32> {
   %y = rlx.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] : (tensor<1x3x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x8x8xf32>
   return %y : tensor<1x2x8x8xf32>
+}
+
+// im2col copies; its VJP sums each copy's cotangent back (rlx.col2im2d, the adjoint op).
+// CHECK-LABEL: func.func @cols_vjp
+// CHECK-NEXT:    rlx.col2im2d %c_bar kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<128x27xf32>) -> tensor<2x3x8x8xf32>
+func.func @cols(%x: tensor<2x3x8x8xf32>) -> tensor<128x27xf32> {
+  %c = rlx.im2col %x kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<2x3x8x8xf32>) -> tensor<128x27xf32>
+  return %c : tensor<128x27xf32>
 }

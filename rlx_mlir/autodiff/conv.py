@@ -18,6 +18,7 @@ differentiates (stride, padding, dilation, groups); a gradient states the kernel
 from __future__ import annotations
 
 from rlx_mlir.autodiff.rules import kernel, ranks, vjp_rule
+from rlx_mlir.dialects import adjoint, rlx
 
 
 @vjp_rule(*ranks("Conv{}dOp"))
@@ -76,3 +77,18 @@ def conv_transpose_backward_weight(b, op, dw_bar):
     x_bar = b.like(op, "ConvTranspose{}dBackwardInputOp", [op.grad_output, dw_bar], op.input)
     dy_bar = b.like(op, "ConvTranspose{}dOp", [op.input, dw_bar], op.grad_output, output_padding=output_padding)
     return x_bar, dy_bar
+
+
+_IM2COL = {1: "Im2col1dOp", 2: "Im2colOp", 3: "Im2col3dOp"}
+
+
+@vjp_rule(rlx.Im2col1dOp, rlx.Im2colOp, rlx.Im2col3dOp)
+def im2col(b, op, cols_bar):
+    """cols = im2col(x), a copy: x_bar = col2im(cols_bar), each copy's cotangent summed back."""
+    return (b.like(op, adjoint.same_rank(op, "Col2im{}dOp"), [cols_bar], op.input),)
+
+
+@vjp_rule(*adjoint.ranks("Col2im{}dOp"))
+def col2im(b, op, x_bar):
+    """x = col2im(cols), im2col's transpose: cols_bar = im2col(x_bar)."""
+    return (b.like(op, getattr(rlx, _IM2COL[op.SPATIAL_RANK]), [x_bar], op.input),)

@@ -10,9 +10,15 @@ positions, which no pool, conv or elementwise op does. These ops are that read:
 `rlx.max_pool{r}d_gather %x, %z` has the max pool's window; `rlx.adaptive_max_pool{r}d_gather`
 the adaptive windows of its result size. Both are linear in z, and their own transposes are
 the max-pool gradients, so the dialect stays closed under differentiation.
+
+`rlx.col2im{r}d` is the transpose of im2col (`rlx.im2col` in 2-D): it sums each column
+entry back into the input cell it was copied from; im2col is in turn its VJP.
 """
 
 from __future__ import annotations
+
+import math
+from typing import ClassVar
 
 from xdsl.irdl import operand_def
 from xdsl.utils.exceptions import VerifyException
@@ -20,7 +26,16 @@ from xdsl.utils.exceptions import VerifyException
 from rlx_mlir.dialects.base import SIGNATURE, expect_same_batch
 from rlx_mlir.dialects.properties import FLOAT_TENSOR
 from rlx_mlir.dialects.tensors import format_shape
-from rlx_mlir.dialects.windows import MAX_POOL_WINDOW, SPATIAL_RANKS, MaxPoolWindowOp, SpatialOp, for_ranks
+from rlx_mlir.dialects.properties import sizes_property
+from rlx_mlir.dialects.windows import (
+    MAX_POOL_WINDOW,
+    SPATIAL_RANKS,
+    WINDOW,
+    MaxPoolWindowOp,
+    SpatialOp,
+    WindowOp,
+    for_ranks,
+)
 
 
 def _expect_source_like_input(x, z) -> None:
@@ -80,6 +95,41 @@ AdaptiveMaxPool1dGatherOp, AdaptiveMaxPool2dGatherOp, AdaptiveMaxPool3dGatherOp 
 )
 
 
+class Col2imNdOp(WindowOp):
+    """`x = col2im(cols)`: [N * prod(out), C * prod(K)] -> [N, C, *in], the transpose of im2col.
+
+    x[n, c, *i] = sum over the window cells (o, k) with `o*s - pl + k*d = i` of
+    cols[(n, *o), (c, *k)]: each input cell gathers every column entry im2col copied it
+    to (a padded cell's entries have nowhere to go). The result type gives N, C and the
+    input size, which the columns cannot tell. Static shapes only.
+    """
+
+    RANK_DEFAULTS: ClassVar[dict[str, int]] = {"dilation": 1}
+
+    input = operand_def(FLOAT_TENSOR)
+    dilation = sizes_property()
+
+    assembly_format = f"$input {WINDOW} (`dilation` $dilation^)? {SIGNATURE}"
+
+    def batched_values(self) -> set[str]:
+        return set()
+
+    def verify_shapes(self) -> None:
+        cols = self.shape_of(0, 2)
+        x = self.shape_of(-1, self.tensor_rank())
+        window = self.window()
+        out = window.output_size(x[2:])
+        expected = (x[0] * math.prod(out), x[1] * math.prod(window.kernel))
+        if tuple(cols) != expected:
+            raise VerifyException(
+                f"expected the columns to have shape {format_shape(expected)} (im2col of the result "
+                f"{format_shape(x)}), got {format_shape(cols)}"
+            )
+
+
+Col2im1dOp, Col2im2dOp, Col2im3dOp = for_ranks(Col2imNdOp, "rlx.col2im{}d")
+
+
 def ranks(family: str) -> tuple[type[SpatialOp], ...]:
     """The 1-D, 2-D and 3-D ops of one of this module's families: `ranks("MaxPool{}dGatherOp")`."""
     return tuple(globals()[family.format(rank)] for rank in SPATIAL_RANKS)
@@ -91,6 +141,6 @@ def same_rank(op: SpatialOp, family: str) -> type[SpatialOp]:
 
 
 FORWARD_OPS = ()
-BACKWARD_OPS = (*ranks("MaxPool{}dGatherOp"), *ranks("AdaptiveMaxPool{}dGatherOp"))
+BACKWARD_OPS = (*ranks("MaxPool{}dGatherOp"), *ranks("AdaptiveMaxPool{}dGatherOp"), *ranks("Col2im{}dOp"))
 """The gathers are lowered by `decompose-backward` (`transforms.adjoint.patterns()`), with
 the max-pool gradients whose argmax they share."""
