@@ -52,7 +52,7 @@ def concat(b, op, y_bar):
 @vjp_rule(rlx.SplitOp)
 def split(b, op, *piece_bars):
     """ys = x.split(sizes, dim): x_bar = cat(ys_bar, dim)."""
-    return (b.build(rlx.ConcatOp, [list(piece_bars)], op.input, dim=op.geometry_value("dim")),)
+    return (b.build(rlx.ConcatOp, list(piece_bars), op.input, dim=op.geometry_value("dim")),)
 
 
 @vjp_rule(rlx.ExpandOp)

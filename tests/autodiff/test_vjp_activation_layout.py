@@ -26,6 +26,8 @@ CASES = [
     Case("reshape", "rlx.reshape %a0", (S,), (6, 4), lambda x: x.reshape(6, 4)),
     Case("permute", "rlx.permute %a0 dims [2, 0, 1]", (S,), (4, 2, 3), lambda x: x.permute(2, 0, 1)),
     Case("slice", "rlx.slice %a0 dim 2 start 1 end 4 step 2", (S,), (2, 3, 2), lambda x: x[:, :, 1:4:2]),
+    Case("slice_backward", "rlx.slice_backward %a0 dim 1 start 1 end 3 step 1", ((2, 2, 4),), (2, 3, 4),
+         lambda dy: torch.ops.aten.slice_backward(dy, [2, 3, 4], 1, 1, 3, 1)),
     Case("concat", "rlx.concat %a0, %a1 dim 1", ((2, 3, 4), (2, 1, 4)), (2, 4, 4), lambda a, b: torch.cat([a, b], 1)),
 ]
 
@@ -35,3 +37,19 @@ PARAMS = [pytest.param(case, order, id=f"{case.name}-order{order}-f32") for case
 @pytest.mark.parametrize("case, order", PARAMS)
 def test_vjp_matches_pytorch(case, order):
     check(case.source("f32"), case.fn, case.shapes, np.float32, order, selects=case.selects, label=case.name)
+
+
+SPLIT = """
+func.func @f(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
+  %p0, %p1 = rlx.split %x dim 1 sizes [2, 3] : (tensor<2x5x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3x3xf32>)
+  %y = rlx.concat %p1, %p0 dim 1 : (tensor<2x3x3xf32>, tensor<2x2x3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_split_then_concat_vjp_matches_pytorch(order):
+    """split's VJP (a concat of the pieces' cotangents) and concat's (slices), composed."""
+    fn = lambda x: torch.cat(list(reversed(torch.split(x, [2, 3], 1))), 1)  # noqa: E731
+    check(SPLIT, fn, [(2, 5, 3)], np.float32, order, label="split-concat")
