@@ -1227,4 +1227,136 @@ irdl.dialect @rlx {
       "step" = %step
     }
   }
+  irdl.operation @max_pool1d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @max_pool2d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @max_pool3d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %ceil_mode = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation,
+      "ceil_mode" = %ceil_mode
+    }
+  }
+  irdl.operation @adaptive_max_pool1d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool2d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @adaptive_max_pool3d_gather {
+    %input = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, source: %source)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @col2im1d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation
+    }
+  }
+  irdl.operation @col2im2d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation
+    }
+  }
+  irdl.operation @col2im3d {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kernel_size = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "kernel_size" = %kernel_size,
+      "stride" = %stride,
+      "padding" = %padding,
+      "dilation" = %dilation
+    }
+  }
 }

@@ -8,3 +8,13 @@ def compile(source, pipeline=None, outline=False):  # noqa: A001
     from rlx_mlir.api import compile as _compile
 
     return _compile(source, pipeline, outline=outline)
+
+
+def __getattr__(name: str):
+    # `rlx_mlir.autodiff(source, func, wrt=None)`: the subpackage, whose module is callable
+    # (see rlx_mlir/autodiff/__init__.py); imported on first use, as `compile` imports the API.
+    if name == "autodiff":
+        import rlx_mlir.autodiff
+
+        return rlx_mlir.autodiff
+    raise AttributeError(f"module 'rlx_mlir' has no attribute {name!r}")

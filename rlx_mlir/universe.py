@@ -25,10 +25,24 @@ def _convert_rlx_to_linalg():
     return ConvertRlxToLinalgPass
 
 
+def _autodiff():
+    from rlx_mlir.autodiff import AutodiffPass
+
+    return AutodiffPass
+
+
+def _outline_kernels():
+    from rlx_mlir.transforms.outline_kernels import OutlineKernelsPass
+
+    return OutlineKernelsPass
+
+
 RLX_UNIVERSE = Universe(
     all_dialects={"rlx": _rlx_dialect},
     all_passes={
         "decompose-backward": _decompose_backward,
         "convert-rlx-to-linalg": _convert_rlx_to_linalg,
+        "autodiff": _autodiff,
+        "outline-kernels": _outline_kernels,
     },
 )

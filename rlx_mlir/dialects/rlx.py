@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, conv, elementwise, layout, loss, norm, pool
+from rlx_mlir.dialects import activation, adjoint, conv, elementwise, layout, loss, norm, pool
 from rlx_mlir.dialects.base import RlxOp, RlxOpBase
 from rlx_mlir.dialects.matmul import MatmulOp
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
@@ -36,8 +36,9 @@ _FAMILY_OPS = {
 }
 globals().update(_FAMILY_OPS)
 
-# The families of the PyTorch import each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout)
+# The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
+# gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, adjoint)
 globals().update(
     {op.__name__: op for family in _IMPORT_FAMILIES for op in (*family.FORWARD_OPS, *family.BACKWARD_OPS)}
 )

@@ -58,7 +58,7 @@ class DecomposeBackwardPass(CheckedOptions):
         from rlx_mlir.transforms.conv_backward import conv_backward_patterns
         from rlx_mlir.transforms.adaptive_pool_backward import adaptive_pool_backward_patterns
         from rlx_mlir.transforms.avg_pool_backward import avg_pool_backward_general_patterns
-        from rlx_mlir.transforms import activation_backward, layout_backward, loss_backward, norm_backward
+        from rlx_mlir.transforms import activation_backward, adjoint, layout_backward, loss_backward, norm_backward
         from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
         return [
@@ -76,6 +76,7 @@ class DecomposeBackwardPass(CheckedOptions):
             *norm_backward.patterns(),
             *loss_backward.patterns(),
             *layout_backward.patterns(),
+            *adjoint.patterns(),
         ]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

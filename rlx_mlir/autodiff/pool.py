@@ -1,0 +1,82 @@
+"""VJP rules of the pools and their gradients, any spatial rank.
+
+A pool is linear in x (average) or linear given its argmax (max), and its gradient is
+the transposed map, so each pair closes on itself:
+
+    <y_bar, avg_pool(x)> = <avg_pool_backward(y_bar), x>
+    <y_bar, max_pool(x)> = <max_pool_backward(x, y_bar), x>         (the argmax held fixed)
+    <dx_bar, max_pool_backward(x, dy)> = <max_pool_gather(x, dx_bar), dy>
+
+`max_pool_gather` (`dialects.adjoint`) reads its second operand at each window's first
+maximum of x; the max-pool gradient is constant in x between ties, so its x-cotangent is
+zero almost everywhere (PyTorch's double backward gives the same). The adaptive pools
+follow the same identities over their adaptive windows.
+"""
+
+from __future__ import annotations
+
+from rlx_mlir.autodiff.rules import ranks, vjp_rule
+from rlx_mlir.dialects import adjoint
+
+
+@vjp_rule(*ranks("MaxPool{}dOp"))
+def max_pool(b, op, y_bar):
+    """y = max_pool(x): x_bar = max_pool_backward(x, y_bar)."""
+    return (b.like(op, "MaxPool{}dBackwardOp", [op.input, y_bar], op.input),)
+
+
+@vjp_rule(*ranks("MaxPool{}dBackwardOp"))
+def max_pool_backward(b, op, dx_bar):
+    """dx = max_pool_backward(x, dy), linear in dy: dy_bar = max_pool_gather(x, dx_bar); x_bar = 0 a.e."""
+    dy_bar = b.like(op, adjoint.same_rank(op, "MaxPool{}dGatherOp"), [op.input, dx_bar], op.grad_output)
+    return None, dy_bar
+
+
+@vjp_rule(*adjoint.ranks("MaxPool{}dGatherOp"))
+def max_pool_gather(b, op, g_bar):
+    """g = max_pool_gather(x, z), linear in z: z_bar = max_pool_backward(x, g_bar); x_bar = 0 a.e."""
+    z_bar = b.like(op, "MaxPool{}dBackwardOp", [op.input, g_bar], op.source)
+    return None, z_bar
+
+
+@vjp_rule(*ranks("AvgPool{}dOp"))
+def avg_pool(b, op, y_bar):
+    """y = avg_pool(x): x_bar = avg_pool_backward(y_bar)."""
+    return (b.like(op, "AvgPool{}dBackwardOp", [y_bar], op.input),)
+
+
+@vjp_rule(*ranks("AvgPool{}dBackwardOp"))
+def avg_pool_backward(b, op, dx_bar):
+    """dx = avg_pool_backward(dy), the transpose of avg_pool: dy_bar = avg_pool(dx_bar)."""
+    return (b.like(op, "AvgPool{}dOp", [dx_bar], op.grad_output),)
+
+
+@vjp_rule(*ranks("AdaptiveAvgPool{}dOp"))
+def adaptive_avg_pool(b, op, y_bar):
+    """y = adaptive_avg_pool(x): x_bar = adaptive_avg_pool_backward(y_bar)."""
+    return (b.like(op, "AdaptiveAvgPool{}dBackwardOp", [y_bar], op.input),)
+
+
+@vjp_rule(*ranks("AdaptiveAvgPool{}dBackwardOp"))
+def adaptive_avg_pool_backward(b, op, dx_bar):
+    """dx = adaptive_avg_pool_backward(dy), its transpose: dy_bar = adaptive_avg_pool(dx_bar)."""
+    return (b.like(op, "AdaptiveAvgPool{}dOp", [dx_bar], op.grad_output),)
+
+
+@vjp_rule(*ranks("AdaptiveMaxPool{}dOp"))
+def adaptive_max_pool(b, op, y_bar):
+    """y = adaptive_max_pool(x): x_bar = adaptive_max_pool_backward(x, y_bar)."""
+    return (b.like(op, "AdaptiveMaxPool{}dBackwardOp", [op.input, y_bar], op.input),)
+
+
+@vjp_rule(*ranks("AdaptiveMaxPool{}dBackwardOp"))
+def adaptive_max_pool_backward(b, op, dx_bar):
+    """dx = adaptive_max_pool_backward(x, dy), linear in dy: dy_bar = adaptive_max_pool_gather(x, dx_bar)."""
+    gather = adjoint.same_rank(op, "AdaptiveMaxPool{}dGatherOp")
+    return None, b.like(op, gather, [op.input, dx_bar], op.grad_output)
+
+
+@vjp_rule(*adjoint.ranks("AdaptiveMaxPool{}dGatherOp"))
+def adaptive_max_pool_gather(b, op, g_bar):
+    """g = adaptive_max_pool_gather(x, z), linear in z: z_bar = adaptive_max_pool_backward(x, g_bar)."""
+    return None, b.like(op, "AdaptiveMaxPool{}dBackwardOp", [op.input, g_bar], op.source)

@@ -1,0 +1,95 @@
+"""A small conv net's loss differentiated to the third order: op counts and PyTorch's values.
+
+net(x, w, bias, fc, t) = nll_loss(log_softmax(relu(conv(x, w) + bias) |> max_pool |> flatten @ fc), t)
+
+The IR of each order is the previous order's plus its reverse sweep, so it grows linearly
+with the order (counted, not guessed: `OP_COUNTS`). The first and second orders run
+against PyTorch's autograd in float64. The net composes selections (relu, max pool) with
+sums, so tests/oracle.py's per-element A has no closed form here; random data puts no
+selection within rounding of a tie, and both sides compute in float64, so the bound is
+1e-11 of each gradient's largest magnitude (measured worst: below 1e-14).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vjp_harness import differentiated, ours
+
+NET = """
+func.func @f(%x: tensor<2x2x6x6xf64>, %w: tensor<3x2x3x3xf64>, %bias: tensor<3xf64>, %fc: tensor<27x4xf64>, %t: tensor<2xi64>) -> tensor<f64> {
+  %y = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<2x2x6x6xf64>, tensor<3x2x3x3xf64>) -> tensor<2x3x6x6xf64>
+  %b = rlx.reshape %bias : (tensor<3xf64>) -> tensor<3x1x1xf64>
+  %yb = rlx.add %y, %b : (tensor<2x3x6x6xf64>, tensor<3x1x1xf64>) -> tensor<2x3x6x6xf64>
+  %r = rlx.relu %yb : (tensor<2x3x6x6xf64>) -> tensor<2x3x6x6xf64>
+  %p = rlx.max_pool2d %r kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<2x3x6x6xf64>) -> tensor<2x3x3x3xf64>
+  %flat = rlx.reshape %p : (tensor<2x3x3x3xf64>) -> tensor<2x27xf64>
+  %logits = rlx.matmul %flat, %fc : (tensor<2x27xf64>, tensor<27x4xf64>) -> tensor<2x4xf64>
+  %logp = rlx.log_softmax %logits dim 1 : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  %ones = arith.constant dense<1.0> : tensor<4xf64>
+  %loss, %total = rlx.nll_loss %logp, %t, %ones reduction "mean" ignore_index -100 : (tensor<2x4xf64>, tensor<2xi64>, tensor<4xf64>) -> (tensor<f64>, tensor<f64>)
+  return %loss : tensor<f64>
+}
+"""
+
+SHAPES = [(2, 2, 6, 6), (3, 2, 3, 3), (3,), (27, 4)]
+
+
+def _torch_net(x, w, bias, fc, t):
+    y = F.relu(F.conv2d(x, w, padding=1) + bias.reshape(3, 1, 1))
+    logits = F.max_pool2d(y, 2).reshape(2, 27) @ fc
+    return F.nll_loss(F.log_softmax(logits, 1), t)
+
+
+def _inputs(seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s) for s in SHAPES], np.array([1, 3])
+
+
+def _close(got, want):
+    want = want.detach().numpy()
+    scale = np.abs(want).max()
+    assert got.shape == want.shape
+    assert np.abs(got - want).max() <= 1e-11 * max(scale, 1e-300), (np.abs(got - want).max(), scale)
+
+
+def op_counts(order: int = 3) -> list[int]:
+    module, _ = differentiated(NET, order)
+    return [sum(1 for _ in f.body.walk()) - 1 for f in module.ops]  # every op but func.return
+
+
+def test_op_counts_grow_linearly_with_the_order():
+    counts = op_counts(3)
+    print("ops of f, f_vjp, f_vjp_vjp, f_vjp_vjp_vjp:", counts)
+    growth = [b - a for a, b in zip(counts, counts[1:])]
+    assert all(g > 0 for g in growth)
+    # a reverse sweep costs a bounded multiple of what it differentiates: no blow-up
+    assert all(b <= 4 * a for a, b in zip(counts[1:], counts[2:])), counts
+
+
+def test_first_order_matches_pytorch():
+    values, t = _inputs()
+    loss_bar = np.array(0.7)
+    got = ours(NET, 1)(*values, t, loss_bar)
+    tensors = [torch.tensor(v, requires_grad=True) for v in values]
+    want = torch.autograd.grad(_torch_net(*tensors, torch.tensor(t)), tensors, torch.tensor(0.7, dtype=torch.float64))
+    for g, w in zip(got, want):
+        _close(g, w)
+
+
+def test_second_order_matches_pytorch():
+    """A Hessian-vector product and the mixed terms: the VJP of (grads . v) in every argument."""
+    values, t = _inputs()
+    rng = np.random.default_rng(1)
+    vs = [rng.standard_normal(s) for s in SHAPES]
+    loss_bar = np.array(1.0)
+    got = ours(NET, 2)(*values, t, loss_bar, *vs)
+    tensors = [torch.tensor(v, requires_grad=True) for v in values]
+    seed = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    grads = torch.autograd.grad(_torch_net(*tensors, torch.tensor(t)), tensors, seed, create_graph=True)
+    want = torch.autograd.grad(grads, [*tensors, seed], [torch.tensor(v) for v in vs], materialize_grads=True)
+    assert len(got) == len(want) == 5
+    for g, w in zip(got, want):
+        _close(g, w)
