@@ -87,6 +87,7 @@ class Emitter:
         self.float_masks: set[SSAValue] = set()
         """Masks stored as float 0/1 where PyTorch holds a bool tensor (dropout's)."""
         self.masks: list[RandomMask] = []
+        self.constants: dict[tuple, SSAValue] = {}
         inputs = [node for node, _ in joint.parameters] + [node for node, _ in joint.buffers] + joint.user_inputs
         self.block = Block(arg_types=[self.type_of(node) for node in inputs])
         for node, arg in zip(inputs, self.block.args):
@@ -153,11 +154,14 @@ class Emitter:
         return tuple(op.results) if isinstance(result_types, list) else op.results[0]
 
     def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
-        """A splat `arith.constant` of `tensor_type`."""
+        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function."""
         element = tensor_type.element_type
         value = int(value) if element == i64 else float(value)
-        attr = DenseIntOrFPElementsAttr.from_list(tensor_type, [value])
-        return self.append(arith.ConstantOp(attr, tensor_type)).result
+        key = (repr(value), tensor_type)
+        if key not in self.constants:
+            attr = DenseIntOrFPElementsAttr.from_list(tensor_type, [value])
+            self.constants[key] = self.append(arith.ConstantOp(attr, tensor_type)).result
+        return self.constants[key]
 
     def scalar(self, value: float | int | bool, element: Attribute) -> SSAValue:
         """A Python scalar as a 0-d constant, broadcast by the binary op that takes it."""
