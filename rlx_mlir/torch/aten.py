@@ -75,6 +75,12 @@ def identity(e: Emitter, node, x, *_, **__):
     return x
 
 
+@converts(aten._assert_tensor_metadata.default)
+def assert_tensor_metadata(e: Emitter, node, *_, **__):
+    """A check of the trace's own dtypes and shapes, with no result: nothing to compute."""
+    return None
+
+
 @converts(aten._to_copy.default)
 def to_copy(e: Emitter, node, x, **_):
     """`x.to(dtype)`: the value itself when the dtype stays (or a dropout mask becomes float)."""

@@ -5,7 +5,7 @@ The route (measured on twelve torchvision models, see the project's notes):
 1. `torch.export.export` of a wrapper whose forward returns `(loss_fn(model(x), target),)`;
 2. `run_decompositions(table)`: the forward graph in ATen ops, each node still carrying its
    `nn_module_stack` and `stack_trace`;
-3. the joint trace of that program with the loss as output 0: what
+3. the joint trace of step 1's program with the loss as output 0: what
    `torch.export.experimental._export_forward_backward` does, but with our decomposition
    table instead of PyTorch's core-ATen one. That function takes no table, so this module
    calls the same internals it calls (`_decompose_exported_program`, then its
@@ -17,9 +17,11 @@ decomposes into ~12 elementwise ops (where, scalar_tensor, gather, scatter), and
 decompositions of those ops, which are the ones that should run, would never see them.
 
 The joint trace runs on the functionalized graph PyTorch traced itself, so its nodes lose
-the user's module and source line. Step 2 keeps them: the joint graph replays the forward
-graph's ATen ops in order, so the k-th call of an op in the joint graph's forward part is
-the k-th call of that op in step 2's graph (`_provenance`).
+the user's module and source line. Step 2 keeps them: both decompose one program with one
+table, so the k-th call of an op in the joint graph's forward part is the k-th call of that
+op in step 2's graph (`_provenance`). (Step 3 cannot start from step 2's program: there the
+functional batch norm returns its running statistics as outputs that require gradients,
+which the joint trace refuses.)
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         joint = _decompose_exported_program(
-            forward,
+            program,
             cia_to_decomp={},
             python_decomp_table=table,
             joint_loss_index=0,
