@@ -72,6 +72,10 @@ class JointGraph:
     gradients: dict[str, torch.fx.Node | None]
     """Parameter name -> the node of its gradient (None: the loss does not depend on it)."""
     buffer_updates: dict[str, torch.fx.Node]
+    constants: list[tuple[torch.fx.Node, str, torch.Tensor]]
+    """(placeholder, name, value) of each tensor the model or the loss function captured
+    (class weights, say): PyTorch lifts them out of the graph, and so does the step, as
+    arguments after the masks that the compiled step passes itself."""
     provenance: dict[torch.fx.Node, Provenance] = field(default_factory=dict)
 
     def where(self, node: torch.fx.Node) -> Provenance:
@@ -125,12 +129,12 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
         )
         module, signature = _copy_graph_module_and_signature(joint)
         _remove_detach_pass(module, signature)
-    return _read_signature(module.graph, signature, _provenance(forward.graph, module.graph))
+    return _read_signature(module.graph, signature, joint.constants, _provenance(forward.graph, module.graph))
 
 
-def _read_signature(graph, signature, provenance) -> JointGraph:
+def _read_signature(graph, signature, constant_values, provenance) -> JointGraph:
     placeholders = {node.name: node for node in graph.nodes if node.op == "placeholder"}
-    parameters, buffers, user_inputs = [], [], []
+    parameters, buffers, user_inputs, constants = [], [], [], []
     for spec in signature.input_specs:
         node = placeholders[spec.arg.name]
         if spec.kind == InputKind.PARAMETER:
@@ -139,11 +143,12 @@ def _read_signature(graph, signature, provenance) -> JointGraph:
             buffers.append((node, _model_name(spec.target)))
         elif spec.kind == InputKind.USER_INPUT:
             user_inputs.append(node)
+        elif spec.kind == InputKind.CONSTANT_TENSOR:
+            constants.append((node, spec.target, constant_values[spec.target].detach().clone()))
         else:
             raise UnsupportedGraph(
                 f"the training step has an input of kind {spec.kind.name} ({spec.target}): only parameters, "
-                "buffers and the two user inputs are supported (a tensor captured by the model or the loss "
-                "function becomes a lifted constant; register it as a buffer instead)"
+                "buffers, tensor constants and the two user inputs are supported"
             )
     outputs = list(graph.output_node().args[0])
     loss, gradients, updates = None, {}, {}
@@ -158,7 +163,7 @@ def _read_signature(graph, signature, provenance) -> JointGraph:
             raise UnsupportedGraph(f"the training step has an output of kind {spec.kind.name}")
     for _, name in parameters:
         gradients.setdefault(name, None)
-    return JointGraph(graph, parameters, buffers, user_inputs, loss, gradients, updates, provenance)
+    return JointGraph(graph, parameters, buffers, user_inputs, loss, gradients, updates, constants, provenance)
 
 
 def _model_name(target: str) -> str:

@@ -102,8 +102,8 @@ def _check_forward(graph: torch.fx.Graph, provenance) -> None:
 
 @dataclass
 class TrainingStep:
-    """One training step as an RLX module: `training_step(params, buffers, x, target, masks)`
-    -> (loss, gradients, updated buffers)."""
+    """One training step as an RLX module:
+    `training_step(params, buffers, x, target, masks, lifted constants)` -> (loss, gradients, updated buffers)."""
 
     model: torch.nn.Module
     module: ModuleOp
@@ -171,6 +171,7 @@ class CompiledStep:
         arguments.append(_array(target, next(types), "target"))
         self.last_masks = self._masks(masks)
         arguments += [_array(self.last_masks[m.name], next(types), m.name) for m in step.masks]
+        arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
         results = self.function(*arguments)
         results = results if isinstance(results, tuple) else (results,)
         count = len(step.parameter_names)

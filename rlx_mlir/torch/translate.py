@@ -8,7 +8,7 @@ where a node is refused, with the user's module and source line.
 
 The function's arguments are the parameters, the buffers and the user inputs (x, target),
 in the graph signature's order, then one float mask per random op (dropout, stochastic
-depth) in graph order; its results are the loss, the parameter gradients and the updated
+depth) in graph order, then the tensors PyTorch lifted as constants; its results are the loss, the parameter gradients and the updated
 buffers, in signature order.
 """
 
@@ -188,12 +188,18 @@ class Emitter:
     def mask_argument(self, kind: str, p: float, like: torch.Tensor) -> SSAValue:
         """A new float mask argument of `like`'s shape (module docstring)."""
         tensor_type = self.tensor_type(like)
-        arg = self.block.insert_arg(tensor_type, len(self.block.args))
+        arg = self.block.insert_arg(tensor_type, len(self.block.args) - len(self.joint.constants))
         name = f"mask{len(self.masks)}"
         where = self.joint.where(self.node)
         self.masks.append(RandomMask(name, kind, float(p), tuple(like.shape), NUMPY_DTYPES[like.dtype], where.module))
-        self.argument_names.append(name)
+        self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
         return arg
+
+    def _constant_arguments(self) -> None:
+        """The lifted constants, as the last arguments; masks are inserted before them."""
+        for node, name, _ in self.joint.constants:
+            self.values[node] = self.block.insert_arg(self.type_of(node), len(self.block.args))
+            self.argument_names.append(name)
 
     # -- the walk ------------------------------------------------------------------------
 
@@ -206,6 +212,7 @@ class Emitter:
     def translate(self) -> func.FuncOp:
         from rlx_mlir.torch.aten import CONVERTERS
 
+        self._constant_arguments()
         for node in self.joint.graph.nodes:
             self.node = node
             if node.op == "placeholder":

@@ -123,6 +123,49 @@ def test_conv_and_pool_ops_applied_to_a_parameter_match_pytorch(case, dtype):
     check_step(model, torch.zeros(shape[0]), target, dtype=dtype)
 
 
+OTHER_OP_CASES = {
+    "layer_norm": ((2, 3, 4), lambda w, g, b: F.layer_norm(w, (3, 4), g, b), [(3, 4), (3, 4)]),
+    "layer_norm-no-affine": ((2, 5), lambda w: F.layer_norm(w, (5,)), []),
+    "split-cat-slice-permute": (
+        (2, 6, 4), lambda w: torch.cat(torch.split(w, [1, 3], 2)[::-1], 2)[:, 1:, ::2].permute(0, 2, 1), []),
+    "select": ((2, 3, 4), lambda w: w[:, 1], []),
+    "transpose-expand": ((2, 1, 3), lambda w: w.expand(2, 4, 3).transpose(1, 2), []),
+    "log_softmax-dim0": ((2, 4), lambda w: F.log_softmax(w, 0), []),
+    "softmax": ((2, 4), lambda w: F.softmax(w, 1), []),
+    "activations": ((2, 12), lambda w: torch.cat([
+        F.relu6(w[:, :2] * 4), F.hardswish(w[:, 2:4] * 4), F.hardsigmoid(w[:, 4:6] * 4), torch.sigmoid(w[:, 6:8]),
+        F.silu(w[:, 8:9]), F.gelu(w[:, 9:10]), F.gelu(w[:, 10:11], approximate="tanh"), F.leaky_relu(w[:, 11:]),
+    ], 1), []),
+    "arithmetic": ((2, 5), lambda w: (torch.tanh(w) - w / 3 + 2 * w.exp().sqrt() + torch.rsqrt(w * w + 1)) * w.abs(), []),
+    "matmul-bias": ((2, 5), lambda w, a, b: torch.addmm(b, w, a, beta=0.5, alpha=2.0), [(5, 3), (3,)]),
+}
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("case", OTHER_OP_CASES, ids=str)
+def test_layout_norm_activation_and_arithmetic_ops_match_pytorch(case, dtype):
+    shape, op, weights = OTHER_OP_CASES[case]
+    torch.manual_seed(0)
+    check_step(ParameterOp(shape, op, *weights), torch.zeros(shape[0]), torch.tensor([0, 1]), dtype=dtype)
+
+
+@pytest.mark.parametrize(
+    "loss_fn",
+    [
+        lambda y, t: F.cross_entropy(y, t, reduction="sum"),
+        lambda y, t: F.cross_entropy(y, t, ignore_index=2),
+        lambda y, t: F.cross_entropy(y, t, weight=torch.tensor([1.0, 2.0, 0.5, 1.5], dtype=y.dtype)),
+        lambda y, t: F.nll_loss(F.log_softmax(y, 1), t, reduction="none").sum(),
+        lambda y, t: F.cross_entropy(y.reshape(2, 2, 2), t.reshape(2, 2)),
+    ],
+    ids=["sum", "ignore_index", "class-weights", "none-then-sum", "2d-targets"],
+)
+def test_loss_variants_match_pytorch(loss_fn):
+    torch.manual_seed(0)
+    model = ParameterOp((4, 4), lambda w: w)
+    check_step(model, torch.zeros(4), torch.tensor([0, 2, 3, 2]), loss_fn=lambda y, t: loss_fn(y, t))
+
+
 class SmallCnn(nn.Module):
     """conv + batch norm + ReLU + max pool + linear: the layers of the digits example."""
 
