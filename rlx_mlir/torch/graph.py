@@ -198,12 +198,14 @@ def _node_provenance(node: torch.fx.Node) -> Provenance:
 
 
 def _user_frame(stack_trace: str | None) -> str | None:
-    """`file:line: code` of the innermost frame outside torch and this package (else the innermost)."""
+    """`file:line: code` of the innermost frame outside torch and this package, if any."""
     frames = list(_FRAME.finditer(stack_trace or ""))
     if not frames:
         return None
     outside = [f for f in frames if not f["file"].startswith(_LIBRARY_DIRS)]
-    frame = (outside or frames)[-1]
+    if not outside:
+        return None
+    frame = outside[-1]
     return f"{frame['file']}:{frame['line']}: {frame['code'].strip()}"
 
 
