@@ -206,3 +206,44 @@ def test_compiled_step_reads_the_model_at_each_call_and_takes_overrides():
     again, _, _ = compiled(x, target, params=old)
     assert relative_l2(again, before) <= F64_BOUND
     assert buffers["bn.num_batches_tracked"] == model.bn.num_batches_tracked.item() + 1
+
+
+class DropoutNet(nn.Module):
+    """Dropout, then stochastic depth as torchvision writes it (`empty().bernoulli_(p) / p`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.drop = nn.Dropout(0.3)
+        self.fc2 = nn.Linear(8, 4)
+        self.noise = lambda shape, survival: torch.empty(shape).bernoulli_(survival)
+
+    def forward(self, x):
+        h = self.drop(F.relu(self.fc1(x)))
+        keep = self.noise((x.shape[0], 1), 0.75).to(h.dtype) / 0.75
+        return self.fc2(h * keep + h)
+
+
+def test_dropout_and_stochastic_depth_match_pytorch_fed_the_same_masks(monkeypatch):
+    torch.manual_seed(0)
+    model = DropoutNet().double().train()
+    x, target = torch.randn(5, 6, dtype=torch.float64), torch.tensor([0, 1, 2, 3, 1])
+    step = export_training_step(model, (x, target))
+    assert [(m.kind, m.p) for m in step.masks] == [("dropout", 0.3), ("bernoulli", 0.75)]
+    compiled = step.compile(seed=7)
+    loss, grads, _ = compiled(x, target)
+    dropout_mask, keep_mask = (torch.from_numpy(compiled.last_masks[m.name]) for m in step.masks)
+    assert 0 < dropout_mask.sum() < dropout_mask.numel()  # a real draw, with cells kept and dropped
+    # PyTorch, fed the same masks:
+    monkeypatch.setattr(F, "dropout", lambda h, p, training, inplace: h * dropout_mask * (1 / (1 - p)))
+    model.noise = lambda shape, survival: keep_mask.to(torch.float32)
+    want_loss, want_grads, _ = eager_step(model, x, target, F.cross_entropy, torch.float64)
+    assert relative_l2(loss, want_loss) <= F64_BOUND
+    for name, grad in want_grads.items():
+        assert relative_l2(grads[name], grad) <= F64_BOUND, name
+    # The same seed draws the same masks; explicit masks replace the draw.
+    again = step.compile(seed=7)
+    again(x, target)
+    assert all(np.array_equal(again.last_masks[k], v) for k, v in compiled.last_masks.items())
+    explicit, _, _ = compiled(x, target, masks=[dropout_mask.numpy(), keep_mask.numpy()])
+    assert relative_l2(explicit, loss) == 0
