@@ -83,7 +83,8 @@ def assert_tensor_metadata(e: Emitter, node, *_, **__):
 
 @converts(aten._to_copy.default)
 def to_copy(e: Emitter, node, x, **_):
-    """`x.to(dtype)`: the value itself when the dtype stays (or a dropout mask becomes float)."""
+    """`x.to(dtype)`: the value itself when the dtype stays, or when x is a random mask (0 or
+    1, declared in the type it is converted to: `Emitter.mask_argument`)."""
     if x in e.float_masks or e.element(x) == e.type_of(node).element_type:
         return x
     raise e.fail(f"dtype conversion to {e.dtype_of(node)}: RLX has no conversion op")
@@ -146,7 +147,6 @@ def native_dropout(e: Emitter, node, x, p, train):
     if train is False:
         return x, OnlyFor("the mask of an evaluation-mode dropout", ())
     mask = e.mask_argument("dropout", p, node.meta["val"][0])
-    e.float_masks.add(mask)
     ty = e.type_of(node, 0)
     return e.emit("rlx.mul", [e.emit("rlx.mul", [x, mask], ty), e.scalar(dropout_scale(p), ty.element_type)], ty), mask
 

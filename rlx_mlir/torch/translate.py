@@ -194,13 +194,25 @@ class Emitter:
         return self.emit("rlx.reshape", [value], TensorType(self.element(value), list(shape)))
 
     def mask_argument(self, kind: str, p: float, like: torch.Tensor) -> SSAValue:
-        """A new float mask argument of `like`'s shape (module docstring)."""
+        """A new float mask argument of `like`'s shape (module docstring).
+
+        A mask is 0 or 1, exact in every float type: when the model only converts it
+        (`torch.empty(...)` is float32 in a float64 model), the argument has the type it is
+        converted to, and the conversion is the mask itself (`float_masks`).
+        """
+        users = list(self.node.users)
+        converted = {user.kwargs.get("dtype") for user in users if user.target is torch.ops.aten._to_copy.default}
+        if users and len(converted) == 1 and len(users) == sum(1 for u in users if u.target is torch.ops.aten._to_copy.default):
+            dtype = converted.pop()
+            if dtype in (torch.float32, torch.float64):
+                like = like.to(dtype)
         tensor_type = self.tensor_type(like)
         arg = self.block.insert_arg(tensor_type, len(self.block.args) - len(self.joint.constants))
         name = f"mask{len(self.masks)}"
         where = self.joint.where(self.node)
         self.masks.append(RandomMask(name, kind, float(p), tuple(like.shape), NUMPY_DTYPES[like.dtype], where.module))
         self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
+        self.float_masks.add(arg)
         return arg
 
     def _constant_arguments(self) -> None:
