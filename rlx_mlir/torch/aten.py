@@ -83,9 +83,10 @@ def assert_tensor_metadata(e: Emitter, node, *_, **__):
 
 @converts(aten._to_copy.default)
 def to_copy(e: Emitter, node, x, **_):
-    """`x.to(dtype)`: the value itself when the dtype stays, or when x is a random mask (0 or
-    1, declared in the type it is converted to: `Emitter.mask_argument`)."""
-    if x in e.float_masks or e.element(x) == e.type_of(node).element_type:
+    """`x.to(dtype)`: the value itself when the element type stays. A random mask is already
+    float where PyTorch's is bool, and declared in the type it is converted to
+    (`Emitter.mask_argument`), so its conversions are it."""
+    if e.element(x) == e.type_of(node).element_type:
         return x
     raise e.fail(f"dtype conversion to {e.dtype_of(node)}: RLX has no conversion op")
 

@@ -85,8 +85,6 @@ class Emitter:
         self.joint = joint
         self.node: torch.fx.Node | None = None
         self.values: dict[torch.fx.Node, object] = {}
-        self.float_masks: set[SSAValue] = set()
-        """Masks stored as float 0/1 where PyTorch holds a bool tensor (dropout's)."""
         self.masks: list[RandomMask] = []
         self.constants: dict[tuple, SSAValue] = {}
         inputs = [node for node, _ in joint.parameters] + [node for node, _ in joint.buffers] + joint.user_inputs
@@ -198,7 +196,7 @@ class Emitter:
 
         A mask is 0 or 1, exact in every float type: when the model only converts it
         (`torch.empty(...)` is float32 in a float64 model), the argument has the type it is
-        converted to, and the conversion is the mask itself (`float_masks`).
+        converted to, and the conversion is the mask itself.
         """
         users = list(self.node.users)
         converted = {user.kwargs.get("dtype") for user in users if user.target is torch.ops.aten._to_copy.default}
@@ -212,7 +210,6 @@ class Emitter:
         where = self.joint.where(self.node)
         self.masks.append(RandomMask(name, kind, float(p), tuple(like.shape), NUMPY_DTYPES[like.dtype], where.module))
         self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
-        self.float_masks.add(arg)
         return arg
 
     def _constant_arguments(self) -> None:
