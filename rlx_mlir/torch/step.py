@@ -20,6 +20,7 @@ otherwise the compiled step draws them from its NumPy generator
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
 
 from rlx_mlir.errors import UserTypeError, UserValueError
 from rlx_mlir.torch.errors import UnsupportedGraph
@@ -114,7 +116,10 @@ class TrainingStep:
 
     @property
     def mlir(self) -> str:
-        return f"{self.module}\n"
+        """The module in its custom form, as `rlx-opt` prints it."""
+        stream = io.StringIO()
+        Printer(stream=stream).print_op(self.module)
+        return stream.getvalue() + "\n"
 
     @property
     def function_name(self) -> str:
