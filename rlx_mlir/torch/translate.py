@@ -198,12 +198,11 @@ class Emitter:
         (`torch.empty(...)` is float32 in a float64 model), the argument has the type it is
         converted to, and the conversion is the mask itself.
         """
-        users = list(self.node.users)
-        converted = {user.kwargs.get("dtype") for user in users if user.target is torch.ops.aten._to_copy.default}
-        if users and len(converted) == 1 and len(users) == sum(1 for u in users if u.target is torch.ops.aten._to_copy.default):
-            dtype = converted.pop()
-            if dtype in (torch.float32, torch.float64):
-                like = like.to(dtype)
+        users = [user for user in self.node.users if user.target is not torch.ops.aten._assert_tensor_metadata.default]
+        if users and all(user.target is torch.ops.aten._to_copy.default for user in users):
+            converted = {user.kwargs.get("dtype") for user in users}
+            if len(converted) == 1 and converted <= {torch.float32, torch.float64}:
+                like = like.to(converted.pop())
         tensor_type = self.tensor_type(like)
         arg = self.block.insert_arg(tensor_type, len(self.block.args) - len(self.joint.constants))
         name = f"mask{len(self.masks)}"
