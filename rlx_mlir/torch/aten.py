@@ -249,12 +249,16 @@ def reciprocal(e: Emitter, node, x):
 
 @converts(aten.pow.Tensor_Scalar)
 def pow_scalar(e: Emitter, node, x, exponent):
-    """`x ** c` for the exponents RLX has ops for: 1, 2, 0.5, -0.5, -1."""
+    """`x ** c` for the exponents ATen's CPU kernel computes without `pow` (and so exactly as
+    it does): 2 and 3 as products, 0.5 and -0.5 as (r)sqrt, -1 and -2 as quotients; 1 is x."""
     ty = e.type_of(node)
     if exponent == 1:
         return x
-    if exponent == 2:
-        return e.emit("rlx.mul", [x, x], ty)
+    if exponent in (2, 3, -2):
+        square = e.emit("rlx.mul", [x, x], ty)
+        if exponent == 3:
+            return e.emit("rlx.mul", [square, x], ty)
+        return square if exponent == 2 else binary(e, node, "rlx.div", 1.0, square)
     if exponent == 0.5:
         return e.emit("rlx.sqrt", [x], ty)
     if exponent == -0.5:
