@@ -336,6 +336,138 @@ irdl.dialect @rlx {
       "dilation" = %dilation
     }
   }
+  irdl.operation @add {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sub {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @mul {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @div {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @maximum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @minimum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @neg {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @exp {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @log {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sqrt {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @rsqrt {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @abs {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @tanh {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @erf {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sum {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @mean {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @addmm {
+    %bias = irdl.base "!builtin.tensor"
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(bias: %bias, lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %beta = irdl.base "#builtin.float"
+    %alpha = irdl.base "#builtin.float"
+    irdl.attributes {
+      "beta" = %beta,
+      "alpha" = %alpha
+    }
+  }
   irdl.operation @relu {
     %input = irdl.base "!builtin.tensor"
     irdl.operands(input: %input)
@@ -446,6 +578,41 @@ irdl.dialect @rlx {
     irdl.attributes {
       "normalized_rank" = %normalized_rank,
       "eps" = %eps
+    }
+  }
+  irdl.operation @log_softmax {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @softmax {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @nll_loss {
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, weight: %weight)
+    %loss = irdl.base "!builtin.tensor"
+    %total_weight = irdl.base "!builtin.tensor"
+    irdl.results(loss: %loss, total_weight: %total_weight)
+    %reduction = irdl.base "#builtin.string"
+    %ignore_index = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "reduction" = %reduction,
+      "ignore_index" = %ignore_index
     }
   }
   irdl.operation @reshape {
@@ -1005,6 +1172,44 @@ irdl.dialect @rlx {
     %grad_weight = irdl.base "!builtin.tensor"
     %grad_bias = irdl.base "!builtin.tensor"
     irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+  }
+  irdl.operation @log_softmax_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, output: %output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @softmax_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, output: %output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @nll_loss_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %total_weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, target: %target, weight: %weight, total_weight: %total_weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %reduction = irdl.base "#builtin.string"
+    %ignore_index = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "reduction" = %reduction,
+      "ignore_index" = %ignore_index
+    }
   }
   irdl.operation @slice_backward {
     %grad_output = irdl.base "!builtin.tensor"
