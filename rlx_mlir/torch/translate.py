@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import VarOperandDef, VarResultDef
 
 from rlx_mlir.dialects.rlx import RLX
 from rlx_mlir.torch.errors import UnsupportedGraph
@@ -149,14 +148,7 @@ class Emitter:
         for operand in operands:
             if not isinstance(operand, SSAValue):
                 raise self.fail(f"{name} needs tensors, got {operand!r}")
-        definition = op_class.get_irdl_definition()
-        operands, types = list(operands), result_types
-        # xDSL takes a variadic group as one nested list (`rlx.concat`'s inputs, `rlx.split`'s results).
-        if len(definition.operands) == 1 and isinstance(definition.operands[0][1], VarOperandDef):
-            operands = [operands]
-        if len(definition.results) == 1 and isinstance(definition.results[0][1], VarResultDef):
-            types = [list(result_types)]
-        op = self.append(op_class.build_with(operands, types, **properties))
+        op = self.append(op_class.build_with(list(operands), result_types, **properties))
         return tuple(op.results) if isinstance(result_types, list) else op.results[0]
 
     def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
