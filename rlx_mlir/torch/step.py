@@ -1,0 +1,228 @@
+"""`export_training_step`: a PyTorch model's training step as RLX IR, and as native code.
+
+    step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy)
+    step.mlir, step.module            # the RLX module: text, xDSL ModuleOp
+    compiled = step.compile(seed=0)   # rlx_mlir.compile (cached); seed: the masks' generator
+    loss, grads, buffers = compiled(x, target)
+
+`compiled(...)` reads the model's parameters and buffers at every call (an optimizer that
+updates the model between calls is seen); `params=` / `buffers=` override some or all of
+them by name. `grads` maps every name of `model.named_parameters()` to a NumPy array (zeros
+for a parameter the loss does not depend on); `buffers` maps every name of
+`model.named_buffers()` to its value after the step (unchanged ones as given).
+
+Random ops are arguments of the step (`step.masks`, one `RandomMask` each, in graph order):
+`compiled(..., masks=...)` takes them as a dict by mask name or a list in that order;
+otherwise the compiled step draws them from its NumPy generator
+(`np.random.default_rng(seed)`), so two compiled steps with one seed draw the same masks.
+`compiled.last_masks` holds the masks of the last call, for feeding PyTorch the same ones.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from rlx_mlir.errors import UserTypeError, UserValueError
+from rlx_mlir.torch.errors import UnsupportedGraph
+from rlx_mlir.torch.graph import JointGraph, export_joint_graph
+from rlx_mlir.torch.translate import ELEMENT_TYPES, FUNCTION_NAME, NUMPY_DTYPES, RandomMask, translate
+
+_NUMPY_OF_ELEMENT = {str(element): NUMPY_DTYPES[dtype] for dtype, element in ELEMENT_TYPES.items()}
+
+
+def export_training_step(
+    model: torch.nn.Module,
+    example_inputs: tuple[torch.Tensor, torch.Tensor],
+    loss_fn: Callable = torch.nn.functional.cross_entropy,
+    dynamic_shapes=None,
+) -> TrainingStep:
+    """The training step `loss_fn(model(x), target)` and its backward, as RLX IR.
+
+    The model is traced in the mode it is in (call `model.train()` first for a training
+    step). An ATen op, a dtype or a dynamic size RLX cannot express raises one
+    `UnsupportedGraph` naming it, the submodule and the source line. `dynamic_shapes` is
+    passed to `torch.export.export` (a dynamic size is refused, with its place).
+    """
+    from rlx_mlir.torch.aten import SUPPORTED
+
+    if not isinstance(model, torch.nn.Module):
+        raise UserTypeError(f"export_training_step takes a torch.nn.Module, got {type(model).__name__}")
+    if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
+        raise UserTypeError("example_inputs must be the pair (x, target)")
+    start = time.perf_counter()
+    joint = export_joint_graph(
+        model, tuple(example_inputs), loss_fn, SUPPORTED, check_forward=_check_forward, dynamic_shapes=dynamic_shapes
+    )
+    module, emitter = translate(joint)
+    return TrainingStep(
+        model=model,
+        module=module,
+        joint=joint,
+        masks=list(emitter.masks),
+        argument_types=[arg.type for arg in emitter.block.args],
+        export_seconds=time.perf_counter() - start,
+    )
+
+
+def _check_forward(graph: torch.fx.Graph, provenance) -> None:
+    """Refuse an unsupported op, dtype or dynamic size of the forward graph, where it is."""
+    import operator
+
+    from rlx_mlir.torch.aten import SUPPORTED
+
+    for node in graph.nodes:
+        where = provenance.get(node)
+        if node.op == "call_function" and node.target is not operator.getitem and node.target not in SUPPORTED:
+            raise UnsupportedGraph(f"unsupported ATen op {node.target}", str(node.target), where)
+        if node.op not in ("call_function", "placeholder") or node.target is torch.ops.aten.native_dropout.default:
+            continue
+        values = node.meta.get("val")
+        for value in values if isinstance(values, (tuple, list)) else (values,):
+            if not isinstance(value, torch.Tensor):
+                continue
+            what = f"{node.target}" if node.op == "call_function" else f"input '{node.name}'"
+            if value.dtype not in ELEMENT_TYPES:
+                raise UnsupportedGraph(
+                    f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64 and int64 tensors)",
+                    str(node.target), where,
+                )
+            dynamic = [size for size in value.shape if not isinstance(size, int)]
+            if dynamic:
+                raise UnsupportedGraph(
+                    f"dynamic size {dynamic[0]} in the shape {tuple(value.shape)} of {what}: RLX's import takes "
+                    "static shapes", str(node.target), where,
+                )
+
+
+@dataclass
+class TrainingStep:
+    """One training step as an RLX module:
+    `training_step(params, buffers, x, target, masks, lifted constants)` -> (loss, gradients, updated buffers)."""
+
+    model: torch.nn.Module
+    module: ModuleOp
+    joint: JointGraph
+    masks: list[RandomMask]
+    argument_types: list
+    export_seconds: float
+
+    @property
+    def mlir(self) -> str:
+        """The module in its custom form, as `rlx-opt` prints it."""
+        stream = io.StringIO()
+        Printer(stream=stream).print_op(self.module)
+        return stream.getvalue() + "\n"
+
+    @property
+    def function_name(self) -> str:
+        return FUNCTION_NAME
+
+    @property
+    def parameter_names(self) -> list[str]:
+        return [name for _, name in self.joint.parameters]
+
+    @property
+    def buffer_names(self) -> list[str]:
+        return [name for _, name in self.joint.buffers]
+
+    @property
+    def updated_buffer_names(self) -> list[str]:
+        return list(self.joint.buffer_updates)
+
+    def compile(self, pipeline: str | None = None, seed: int | None = 0) -> CompiledStep:
+        """Native code for the step (cached by content, as `rlx_mlir.compile` is)."""
+        from rlx_mlir import compile as compile_rlx
+
+        return CompiledStep(self, compile_rlx(self.module, pipeline)[FUNCTION_NAME], np.random.default_rng(seed))
+
+
+@dataclass
+class CompiledStep:
+    """The compiled step, called on PyTorch tensors or NumPy arrays (module docstring)."""
+
+    step: TrainingStep
+    function: Callable
+    rng: np.random.Generator
+    last_masks: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __call__(
+        self,
+        x,
+        target,
+        params: Mapping | None = None,
+        buffers: Mapping | None = None,
+        masks: Mapping | Sequence | None = None,
+    ):
+        step = self.step
+        types = iter(step.argument_types)
+        current_params = dict(step.model.named_parameters())
+        current_buffers = dict(step.model.named_buffers())
+        arguments = []
+        for name in step.parameter_names:
+            arguments.append(_array(_pick(params, current_params, name, "parameter"), next(types), name))
+        buffer_inputs = {}
+        for name in step.buffer_names:
+            buffer_inputs[name] = _array(_pick(buffers, current_buffers, name, "buffer"), next(types), name)
+            arguments.append(buffer_inputs[name])
+        arguments.append(_array(x, next(types), "x"))
+        arguments.append(_array(target, next(types), "target"))
+        self.last_masks = self._masks(masks)
+        arguments += [_array(self.last_masks[m.name], next(types), m.name) for m in step.masks]
+        arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
+        results = self.function(*arguments)
+        results = results if isinstance(results, tuple) else (results,)
+        count = len(step.parameter_names)
+        loss = results[0]
+        grads = dict(zip(step.parameter_names, results[1:1 + count]))
+        updated = dict(zip(step.updated_buffer_names, results[1 + count:]))
+        buffers_after = {name: updated.get(name, buffer_inputs[name]) for name in step.buffer_names}
+        return loss, grads, buffers_after
+
+    def _masks(self, masks) -> dict[str, np.ndarray]:
+        specs = self.step.masks
+        if masks is None:
+            return {m.name: m.draw(self.rng) for m in specs}
+        if isinstance(masks, Mapping):
+            missing = [m.name for m in specs if m.name not in masks]
+            if missing:
+                raise UserValueError(f"masks= lacks {missing} (the step's masks: {[m.name for m in specs]})")
+            return {m.name: _numpy(masks[m.name]) for m in specs}
+        masks = list(masks)
+        if len(masks) != len(specs):
+            raise UserValueError(f"masks= has {len(masks)} arrays; the step takes {len(specs)}")
+        return {m.name: _numpy(value) for m, value in zip(specs, masks)}
+
+
+def _pick(overrides, current, name: str, what: str):
+    if overrides is not None and name in overrides:
+        return overrides[name]
+    if name not in current:
+        raise UserValueError(f"the model has no {what} '{name}' any more, and none was given")
+    return current[name]
+
+
+def _numpy(value) -> np.ndarray:
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu()
+        return value.numpy() if value.dtype != torch.bool else value.numpy().astype(np.uint8)
+    return np.asarray(value)
+
+
+def _array(value, tensor_type, name: str) -> np.ndarray:
+    """`value` as a NumPy array of the argument's dtype (converted when it differs)."""
+    array = _numpy(value)
+    dtype = _NUMPY_OF_ELEMENT[str(tensor_type.element_type)]
+    if array.dtype != dtype:
+        array = array.astype(dtype)
+    shape = tuple(tensor_type.get_shape())
+    if array.shape != shape:
+        raise UserValueError(f"{name} has shape {array.shape}; the step was exported for {shape}")
+    return array
