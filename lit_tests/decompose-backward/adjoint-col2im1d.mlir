@@ -1,14 +1,10 @@
 // RUN: rlx-opt %s --decompose-backward | FileCheck %s
 // REQUIRES: mlir-opt
 // RUN: rlx-opt %s --decompose-backward | mlir-opt > /dev/null
-// XFAIL: *
 
-// KNOWN BUG: rlx.col2im1d is valid but decompose-backward fails on it ("internal error:
-// ... ValueError: not enough values to unpack (expected 3, got 2)").
 // transforms/unit_height.py rewrites every 1-D op as its 2-D twin and expands each operand
 // [N, C, L] -> [N, C, 1, L]; col2im's operand is the columns matrix [N*out, C*K], which
-// (like im2col1d's result, handled in `_unit_height_type`) is the same matrix in 1-D and
-// 2-D and must be passed through unchanged. Remove the XFAIL line when that is fixed.
+// (like im2col1d's result) is the same matrix in 1-D and 2-D and passes through unchanged.
 
 // out = (9 + 2 - 3) / 2 + 1 = 5: the columns are [2 * 5, 3 * 3]; the 2-D col2im over a
 // unit height takes them as they are, and its [2, 3, 1, 9] result is collapsed to [2, 3, 9].

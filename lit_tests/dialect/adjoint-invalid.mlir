@@ -43,7 +43,7 @@ func.func @max_pool_gather_rank(%x: tensor<1x2x8x8xf32>, %z: tensor<1x2x8x8xf32>
 
 // One kernel size per spatial axis.
 func.func @max_pool_gather_kernel_length(%x: tensor<1x2x8xf32>, %z: tensor<1x2x8xf32>) -> tensor<1x2x4xf32> {
-  // CHECK: {{.*}}adjoint-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool1d_gather' op expected 'kernel_size' to have 1 values (length), got 2
+  // CHECK: {{.*}}adjoint-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.max_pool1d_gather' op expected 'kernel_size' to have 1 value (length), got 2
   %g = rlx.max_pool1d_gather %x, %z kernel_size [2, 2] stride [2] padding [0] : (tensor<1x2x8xf32>, tensor<1x2x8xf32>) -> tensor<1x2x4xf32>
   return %g : tensor<1x2x4xf32>
 }

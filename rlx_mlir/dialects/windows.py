@@ -55,7 +55,8 @@ class SpatialOp(RlxOp):
                     )
             elif count != rank:
                 axes = ", ".join(axis_names(rank))
-                raise VerifyException(f"expected '{name}' to have {rank} values ({axes}), got {count}")
+                values = "1 value" if rank == 1 else f"{rank} values"
+                raise VerifyException(f"expected '{name}' to have {values} ({axes}), got {count}")
 
     def window(self) -> Window:
         """The op's window geometry, validated; the kernel comes from `kernel_size` or the weight."""

@@ -78,6 +78,8 @@ class OneDimensionalAsTwo(RewritePattern):
 
     @staticmethod
     def _expand(b: TensorBuilder, value: SSAValue) -> SSAValue:
+        if len(shape_of(value)) != 3:
+            return value  # col2im's columns: one matrix in 1-D and 2-D, as im2col's result
         n, c, length = shape_of(value)
         return b.expand_shape(value, [[0], [1], [2, 3]], (n, c, 1, length))
 
