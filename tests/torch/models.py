@@ -407,6 +407,15 @@ OTHER_MODELS: dict[str, Callable[[], nn.Module]] = {
 """Models not named in the issue, from the shared note's ops only."""
 
 
+def num_classes(model: nn.Module) -> int:
+    """The number of classes `model` scores (its output's width on a 64x64 batch)."""
+    with torch.no_grad():
+        was_training = model.training
+        out = model.eval()(torch.zeros(1, 3, 64, 64, dtype=next(model.parameters()).dtype))
+        model.train(was_training)
+    return int(out.shape[1])
+
+
 def build(name: str, dtype: torch.dtype, seed: int = 0) -> nn.Module:
     """The model `name` with weights drawn from `seed`, in `dtype`, in training mode.
 
