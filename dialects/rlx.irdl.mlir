@@ -336,6 +336,345 @@ irdl.dialect @rlx {
       "dilation" = %dilation
     }
   }
+  irdl.operation @add {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sub {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @mul {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @div {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @maximum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @minimum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @neg {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @exp {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @log {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sqrt {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @rsqrt {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @abs {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @tanh {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @erf {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sum {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @mean {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @addmm {
+    %bias = irdl.base "!builtin.tensor"
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(bias: %bias, lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %beta = irdl.base "#builtin.float"
+    %alpha = irdl.base "#builtin.float"
+    irdl.attributes {
+      "beta" = %beta,
+      "alpha" = %alpha
+    }
+  }
+  irdl.operation @relu {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @hardtanh {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %min_val = irdl.base "#builtin.float"
+    %max_val = irdl.base "#builtin.float"
+    irdl.attributes {
+      "min_val" = %min_val,
+      "max_val" = %max_val
+    }
+  }
+  irdl.operation @hardswish {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @hardsigmoid {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sigmoid {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @silu {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @gelu {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %approximate = irdl.base "#builtin.string"
+    irdl.attributes {
+      "approximate" = %approximate
+    }
+  }
+  irdl.operation @leaky_relu {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %negative_slope = irdl.base "#builtin.float"
+    irdl.attributes {
+      "negative_slope" = %negative_slope
+    }
+  }
+  irdl.operation @batch_norm {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %bias = irdl.base "!builtin.tensor"
+    %running_mean = irdl.base "!builtin.tensor"
+    %running_var = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight, bias: %bias, running_mean: %running_mean, running_var: %running_var)
+    %result = irdl.base "!builtin.tensor"
+    %save_mean = irdl.base "!builtin.tensor"
+    %save_invstd = irdl.base "!builtin.tensor"
+    %new_running_mean = irdl.base "!builtin.tensor"
+    %new_running_var = irdl.base "!builtin.tensor"
+    irdl.results(result: %result, save_mean: %save_mean, save_invstd: %save_invstd, new_running_mean: %new_running_mean, new_running_var: %new_running_var)
+    %momentum = irdl.base "#builtin.float"
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "momentum" = %momentum,
+      "eps" = %eps
+    }
+  }
+  irdl.operation @batch_norm_inference {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %bias = irdl.base "!builtin.tensor"
+    %running_mean = irdl.base "!builtin.tensor"
+    %running_var = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight, bias: %bias, running_mean: %running_mean, running_var: %running_var)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "eps" = %eps
+    }
+  }
+  irdl.operation @layer_norm {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %bias = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: %weight, bias: %bias)
+    %result = irdl.base "!builtin.tensor"
+    %mean = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    irdl.results(result: %result, mean: %mean, rstd: %rstd)
+    %normalized_rank = irdl.base "#builtin.integer"
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "normalized_rank" = %normalized_rank,
+      "eps" = %eps
+    }
+  }
+  irdl.operation @log_softmax {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @softmax {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @nll_loss {
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, weight: %weight)
+    %loss = irdl.base "!builtin.tensor"
+    %total_weight = irdl.base "!builtin.tensor"
+    irdl.results(loss: %loss, total_weight: %total_weight)
+    %reduction = irdl.base "#builtin.string"
+    %ignore_index = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "reduction" = %reduction,
+      "ignore_index" = %ignore_index
+    }
+  }
+  irdl.operation @reshape {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @permute {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "dims" = %dims
+    }
+  }
+  irdl.operation @expand {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @slice {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    %start = irdl.base "#builtin.integer"
+    %end = irdl.base "#builtin.integer"
+    %step = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim,
+      "start" = %start,
+      "end" = %end,
+      "step" = %step
+    }
+  }
+  irdl.operation @concat {
+    %inputs = irdl.base "!builtin.tensor"
+    irdl.operands(inputs: variadic %inputs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @split {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %pieces = irdl.base "!builtin.tensor"
+    irdl.results(pieces: variadic %pieces)
+    %dim = irdl.base "#builtin.integer"
+    %sizes = irdl.base "#builtin.dense_array"
+    irdl.attributes {
+      "dim" = %dim,
+      "sizes" = %sizes
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -731,5 +1070,161 @@ irdl.dialect @rlx {
     irdl.operands(input: %input, grad_output: %grad_output)
     %result = irdl.base "!builtin.tensor"
     irdl.results(result: %result)
+  }
+  irdl.operation @threshold_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %threshold = irdl.base "#builtin.float"
+    irdl.attributes {
+      "threshold" = %threshold
+    }
+  }
+  irdl.operation @hardtanh_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %min_val = irdl.base "#builtin.float"
+    %max_val = irdl.base "#builtin.float"
+    irdl.attributes {
+      "min_val" = %min_val,
+      "max_val" = %max_val
+    }
+  }
+  irdl.operation @hardswish_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @hardsigmoid_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @sigmoid_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, output: %output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @silu_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @gelu_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %approximate = irdl.base "#builtin.string"
+    irdl.attributes {
+      "approximate" = %approximate
+    }
+  }
+  irdl.operation @leaky_relu_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %negative_slope = irdl.base "#builtin.float"
+    irdl.attributes {
+      "negative_slope" = %negative_slope
+    }
+  }
+  irdl.operation @batch_norm_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %save_mean = irdl.base "!builtin.tensor"
+    %save_invstd = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, weight: %weight, save_mean: %save_mean, save_invstd: %save_invstd)
+    %grad_input = irdl.base "!builtin.tensor"
+    %grad_weight = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "eps" = %eps
+    }
+  }
+  irdl.operation @layer_norm_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %mean = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, mean: %mean, rstd: %rstd, weight: %weight)
+    %grad_input = irdl.base "!builtin.tensor"
+    %grad_weight = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+  }
+  irdl.operation @log_softmax_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, output: %output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @softmax_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, output: %output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @nll_loss_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    %total_weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, target: %target, weight: %weight, total_weight: %total_weight)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %reduction = irdl.base "#builtin.string"
+    %ignore_index = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "reduction" = %reduction,
+      "ignore_index" = %ignore_index
+    }
+  }
+  irdl.operation @slice_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    %start = irdl.base "#builtin.integer"
+    %end = irdl.base "#builtin.integer"
+    %step = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim,
+      "start" = %start,
+      "end" = %end,
+      "step" = %step
+    }
   }
 }

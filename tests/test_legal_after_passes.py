@@ -113,3 +113,15 @@ def test_constants_are_shared_by_value_and_type_only():
     Region(block)
     share_constants(block)
     assert list(block.ops) == [zero, negative_zero, index_zero]
+
+
+def test_a_duplicate_where_constants_are_hoisted_to_is_erased_safely():
+    """The op the constants go before may itself be a duplicate (a second pass emits a
+    constant equal to one the first hoisted): it is erased, and later constants go before
+    the op after it, instead of before an op no longer in the block."""
+    block = Block()
+    one, one_again, two = (arith.ConstantOp(FloatAttr(v, f32)) for v in (1.0, 1.0, 2.0))
+    block.add_ops([one, one_again, two])
+    Region(block)
+    share_constants(block)
+    assert list(block.ops) == [one, two]

@@ -1,13 +1,15 @@
-"""`RlxOp`: what every RLX op shares beyond its IRDL definition.
+"""`RlxOpBase` and `RlxOp`: what every RLX op shares beyond its IRDL definition.
 
 An op declares its operands and properties with `operand_def` and `prop_def` (the shared
 window properties, and the spatial rank, by inheriting them from `dialects.windows`) and its syntax with
-`assembly_format`; its one float result and its purity are declared here. This base class
-derives the rest from that one definition:
+`assembly_format`. `RlxOpBase` declares purity, and `RlxOp` adds the one float result
+most ops have (an op with several, integer or variadic results declares its own on
+`RlxOpBase`). The base derives the rest from that one definition:
 - `build_with(operands, result_type, **geometry)` builds from Python values, filling in the
   defaults;
 - `geometry_value(name)` reads a property back as a Python value;
-- verification explains a wrong property or mixed element types in words before xDSL's
+- verification explains a wrong property or mixed float element types (of the values
+  declared `FLOAT_TENSOR`, which share `T`) in words before xDSL's
   generic constraint check runs, then checks the dynamic dimensions and hands the op's
   shapes to `verify_shapes`, which each op writes against `rlx_mlir.geometry`.
 """
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, VerificationContext, result_def, traits_def
+from xdsl.irdl import IRDLOperation, ParamAttrConstraint, VerificationContext, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -34,13 +36,15 @@ SIGNATURE = "attr-dict-with-keyword `:` functional-type(operands, results)"
 """How every RLX op's custom form ends: extra attributes, then the types as a function type."""
 
 
-class RlxOp(IRDLOperation):
+class RlxOpBase(IRDLOperation):
     """Shared construction, property access and verification scaffolding of RLX ops.
 
-    Every RLX op is a pure function of tensors to one float tensor of their element type.
+    Every RLX op is a pure function of tensors to tensors. Most have one float result of
+    their operands' element type (`RlxOp`); the others (batch norm's five results, a loss
+    and its total weight, a split's pieces, integer data moved by a layout op) declare
+    their own results on this base.
     """
 
-    result = result_def(FLOAT_TENSOR)
     traits = traits_def(NoMemoryEffect())
 
     def __post_init__(self):
@@ -80,16 +84,32 @@ class RlxOp(IRDLOperation):
     def operand_names(cls) -> tuple[str, ...]:
         return tuple(name for name, _ in cls.get_irdl_definition().operands)
 
+    @classmethod
+    def result_names(cls) -> tuple[str, ...]:
+        return tuple(name for name, _ in cls.get_irdl_definition().results)
+
+    def named_values(self) -> list[tuple[str, SSAValue]]:
+        """(name, value) for every operand and then every result; a variadic one repeats its name."""
+        definition = self.get_irdl_definition()
+        named = []
+        for name, _ in (*definition.operands, *definition.results):
+            values = getattr(self, name)
+            named += [(name, v) for v in (values if isinstance(values, Sequence) else (values,))]
+        return named
+
     # -- construction ------------------------------------------------------------------
 
     @classmethod
     def build_with(
         cls,
         operands: Sequence[SSAValue | Operation],
-        result_type: Attribute,
-        **geometry: tuple[int, int] | int | bool,
+        result_type: Attribute | Sequence[Attribute],
+        **geometry: tuple[int, int] | int | float | bool | str,
     ):
-        """Build from Python values; properties with a default may be omitted."""
+        """Build from Python values; properties with a default may be omitted.
+
+        `result_type` is the one result's type, or a list of every result's type.
+        """
         kinds = cls.property_kinds()
         unknown = set(geometry) - set(kinds)
         if unknown:
@@ -99,7 +119,8 @@ class RlxOp(IRDLOperation):
         if missing:
             raise TypeError(f"{cls.name} needs the property '{missing[0]}'")
         properties = {name: kind.to_attribute(geometry[name]) for name, kind in kinds.items() if name in geometry}
-        return cls(operands=list(operands), result_types=[result_type], properties=properties)
+        result_types = list(result_type) if isinstance(result_type, Sequence) else [result_type]
+        return cls(operands=list(operands), result_types=result_types, properties=properties)
 
     def geometry_value(self, name: str):
         return self.property_kinds()[name].from_attribute(self.properties[name])
@@ -127,14 +148,23 @@ class RlxOp(IRDLOperation):
             except VerifyException:
                 raise VerifyException(f"expected '{name}' to be {kind.expected}, got {attr}") from None
         element_types = VerificationContext()
-        for value in (*self.operands, *self.results):
-            if isinstance(value.type, TensorType):
+        float_typed = self.float_typed_names()
+        for name, value in self.named_values():
+            if name in float_typed and isinstance(value.type, TensorType):
                 ELEMENT_TYPE.verify(value.type.element_type, element_types)
+
+    @classmethod
+    def float_typed_names(cls) -> set[str]:
+        """The operands and results declared with `FLOAT_TENSOR`, which share the element type `T`."""
+        definition = cls.get_irdl_definition()
+        return {name for name, d in (*definition.operands, *definition.results) if declares_element_type(d.constr)}
 
     def verify_(self) -> None:
         self.verify_property_lengths()
         batched = self.batched_values()
-        for name, value in zip((*self.operand_names(), "result"), (*self.operands, *self.results)):
+        for name, value in self.named_values():
+            if not isinstance(value.type, TensorType):
+                continue
             shape = tensor_type(value).get_shape()
             if name not in batched and any(is_dynamic(d) for d in shape):
                 raise VerifyException(f"expected the {name} to have a static shape, got {value.type}")
@@ -158,7 +188,7 @@ class RlxOp(IRDLOperation):
 
         Weights carry no batch: every dimension of a weight must be static.
         """
-        return {name for name in (*self.operand_names(), "result") if name != "weight"}
+        return {name for name in (*self.operand_names(), *self.result_names()) if name != "weight"}
 
     # -- helpers for the verifiers -----------------------------------------------------------
 
@@ -191,6 +221,19 @@ class RlxOp(IRDLOperation):
         if groups < 1:
             raise VerifyException(f"expected groups to be positive, got {groups}")
         return groups
+
+
+class RlxOp(RlxOpBase):
+    """An RLX op with one float result of its operands' element type (most of them)."""
+
+    result = result_def(FLOAT_TENSOR)
+
+
+def declares_element_type(constraint: object) -> bool:
+    """Whether an operand or result constraint is (a range of) `FLOAT_TENSOR`, i.e. binds `T`."""
+    while constraint is not None and not isinstance(constraint, ParamAttrConstraint):
+        constraint = getattr(constraint, "constraint", None) or getattr(constraint, "constr", None)
+    return constraint is not None and any(p is ELEMENT_TYPE for p in constraint.param_constrs)
 
 
 def expect_same_batch(a: tuple[int, ...], a_name: str, b: tuple[int, ...], b_name: str) -> None:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i64
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, StringAttr, TensorType, f64, i64
 from xdsl.ir import Attribute
-from xdsl.irdl import AttrConstraint, VarConstraint, VerificationContext, irdl_to_attr_constraint, prop_def
+from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, VerificationContext, irdl_to_attr_constraint, prop_def
 from xdsl.utils.exceptions import VerifyException
 
 I1 = IntegerType(1)
@@ -49,6 +49,13 @@ class OneFloatElementType(VarConstraint[Attribute]):
 ELEMENT_TYPE = OneFloatElementType()
 FLOAT_TENSOR = TensorType.constr(ELEMENT_TYPE)
 """A ranked float tensor whose element type is the op's one element type `T`."""
+
+I64_TENSOR = TensorType.constr(i64)
+"""A ranked tensor of `i64`: class indices (a loss's target)."""
+
+ANY_TENSOR = TensorType.constr()
+"""A ranked tensor of any element type: data that an op moves (layout) or integer
+arithmetic; the op ties its element types itself, in `verify_shapes`."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,23 @@ BOOL = PropertyKind(
 )
 
 
+FLOAT = PropertyKind(
+    "float",
+    FloatAttr.constr(f64),
+    "an f64 float",
+    lambda value: FloatAttr(float(value), f64),
+    lambda attr: attr.value.data,
+)
+STRING = PropertyKind(
+    "string",
+    BaseAttr(StringAttr),
+    "a string",
+    lambda value: StringAttr(str(value)),
+    lambda attr: attr.data,
+)
+"""A choice among named values (`reduction = "mean"`); the op's verifier checks the name."""
+
+
 def sizes_property(default: tuple[int, ...] | None = None, prop_name: str | None = None) -> Any:
     """An `array<i64: ...>` property with one value per spatial axis, outermost first (as
     PyTorch's tuples: depth, height, width); its length is checked by the op's verifier."""
@@ -109,3 +133,18 @@ def int_property(default: int, prop_name: str | None = None) -> Any:
 
 def bool_property(default: bool, prop_name: str | None = None) -> Any:
     return prop_def(BOOL.constraint, prop_name=prop_name, default_value=BOOL.to_attribute(default))
+
+
+def float_property(default: float, prop_name: str | None = None) -> Any:
+    return prop_def(FLOAT.constraint, prop_name=prop_name, default_value=FLOAT.to_attribute(default))
+
+
+def string_property(default: str, prop_name: str | None = None) -> Any:
+    return prop_def(STRING.constraint, prop_name=prop_name, default_value=STRING.to_attribute(default))
+
+
+def expect_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """A `STRING` property must hold one of `choices`; the message lists them."""
+    if value not in choices:
+        listed = ", ".join(f'"{c}"' for c in choices)
+        raise VerifyException(f"expected '{name}' to be one of {listed}, got \"{value}\"")

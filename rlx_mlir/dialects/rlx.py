@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import conv, pool
-from rlx_mlir.dialects.base import RlxOp
+from rlx_mlir.dialects import activation, conv, elementwise, layout, loss, norm, pool
+from rlx_mlir.dialects.base import RlxOp, RlxOpBase
 from rlx_mlir.dialects.matmul import MatmulOp
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, SpatialOp
@@ -36,6 +36,12 @@ _FAMILY_OPS = {
 }
 globals().update(_FAMILY_OPS)
 
+# The families of the PyTorch import each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout)
+globals().update(
+    {op.__name__: op for family in _IMPORT_FAMILIES for op in (*family.FORWARD_OPS, *family.BACKWARD_OPS)}
+)
+
 
 def _ranked(*families: str) -> tuple[type[RlxOp], ...]:
     """The ops of each family (`"Conv{}dOp"`), rank by rank."""
@@ -49,16 +55,20 @@ FORWARD_OPS = (
     conv.Im2col1dOp,
     conv.Im2colOp,
     conv.Im2col3dOp,
+    *(op for family in _IMPORT_FAMILIES for op in family.FORWARD_OPS),
 )
-BACKWARD_OPS = _ranked(
-    "Conv{}dBackwardWeightOp",
-    "Conv{}dBackwardInputOp",
-    "ConvTranspose{}dBackwardInputOp",
-    "ConvTranspose{}dBackwardWeightOp",
-    "MaxPool{}dBackwardOp",
-    "AvgPool{}dBackwardOp",
-    "AdaptiveAvgPool{}dBackwardOp",
-    "AdaptiveMaxPool{}dBackwardOp",
+BACKWARD_OPS = (
+    *_ranked(
+        "Conv{}dBackwardWeightOp",
+        "Conv{}dBackwardInputOp",
+        "ConvTranspose{}dBackwardInputOp",
+        "ConvTranspose{}dBackwardWeightOp",
+        "MaxPool{}dBackwardOp",
+        "AvgPool{}dBackwardOp",
+        "AdaptiveAvgPool{}dBackwardOp",
+        "AdaptiveMaxPool{}dBackwardOp",
+    ),
+    *(op for family in _IMPORT_FAMILIES for op in family.BACKWARD_OPS),
 )
 
 RLX = Dialect("rlx", [*FORWARD_OPS, *BACKWARD_OPS], [])
@@ -68,6 +78,7 @@ __all__ = [
     "FORWARD_OPS",
     "BACKWARD_OPS",
     "RlxOp",
+    "RlxOpBase",
     "PropertyKind",
     "SIZES",
     "INT",

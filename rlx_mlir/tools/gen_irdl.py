@@ -12,7 +12,8 @@ constraint, `RlxOp.property_kinds`):
 - operands and results: `irdl.base "!builtin.tensor"` (ranked tensors);
 - `sizes` properties: `irdl.base "#builtin.dense_array"`;
 - `int` properties: `irdl.base "#builtin.integer"`;
-- `bool` properties: exactly `true` or `false` (`irdl.any_of` of two `irdl.is`).
+- `bool` properties: exactly `true` or `false` (`irdl.any_of` of two `irdl.is`);
+- `float` and `string` properties: `irdl.base "#builtin.float"` / `"#builtin.string"`.
 
 IRDL can only constrain the parameters of types and attributes that are themselves defined
 in IRDL, so the tensor element type, the `i64` of the arrays and of `groups`, the array
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     DenseArrayBase,
+    FloatAttr,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -54,7 +56,7 @@ from xdsl.irdl import AttrConstraint, IRDLOperation, OptionalDef, VariadicDef
 from xdsl.printer import Printer
 
 from rlx_mlir.dialects.properties import PropertyKind
-from rlx_mlir.dialects.rlx import RLX, RlxOp
+from rlx_mlir.dialects.rlx import RLX, RlxOpBase
 
 COMMAND = "python -m rlx_mlir.tools.gen_irdl -o dialects/rlx.irdl.mlir"
 
@@ -72,6 +74,8 @@ MLIR_BASE_NAMES: dict[type[Attribute], str] = {
     TensorType: "!builtin.tensor",
     DenseArrayBase: "#builtin.dense_array",
     IntegerAttr: "#builtin.integer",
+    FloatAttr: "#builtin.float",
+    StringAttr: "#builtin.string",
 }
 
 # The attribute base each property kind is stored as.
@@ -79,6 +83,8 @@ KIND_BASES: dict[str, type[Attribute]] = {
     "sizes": DenseArrayBase,
     "int": IntegerAttr,
     "bool": IntegerAttr,
+    "float": FloatAttr,
+    "string": StringAttr,
 }
 
 
@@ -131,7 +137,7 @@ def _variadicity(definition: object) -> VariadicityAttr:
     return VariadicityAttr.SINGLE
 
 
-def operation_to_irdl(op: type[RlxOp]) -> OperationOp:
+def operation_to_irdl(op: type[RlxOpBase]) -> OperationOp:
     """One `irdl.operation`: named operands and results, then every property as an attribute."""
     op_def = op.get_irdl_definition()
     try:
@@ -167,7 +173,7 @@ def operation_to_irdl(op: type[RlxOp]) -> OperationOp:
 def dialect_to_irdl(dialect: Dialect = RLX) -> DialectOp:
     block = Block()
     for op in dialect.operations:
-        if not issubclass(op, RlxOp):
+        if not issubclass(op, RlxOpBase):
             raise IrdlGenerationError(f"{op.name} is not an RLX op")
         block.add_op(operation_to_irdl(op))
     return DialectOp(dialect.name, Region([block]))

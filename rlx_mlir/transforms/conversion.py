@@ -108,6 +108,8 @@ def share_constants(block: Block, hoist: bool = True) -> None:
         if isinstance(op, arith.ConstantOp):
             kept = constants.setdefault(_constant_key(op), op)
             if kept is not op:
+                if op is top:  # it is erased: later constants go before the op after it
+                    top = op.next_op
                 _replace(op, kept)
             elif op is top:
                 top = op.next_op
@@ -117,6 +119,8 @@ def share_constants(block: Block, hoist: bool = True) -> None:
         elif isinstance(op, tensor.DimOp):
             kept = dims.setdefault((op.source, op.index), op)
             if kept is not op:
+                if op is top:
+                    top = op.next_op
                 _replace(op, kept)
 
 

@@ -33,6 +33,7 @@ from xdsl.pattern_rewriter import (
 from rlx_mlir.dialects import rlx
 from rlx_mlir.dialects.rlx import FORWARD_OPS
 from rlx_mlir.geometry import Window
+from rlx_mlir.transforms import activation, elementwise, layout, loss, norm
 from rlx_mlir.transforms.adaptive_pool import adaptive_pool_patterns
 from rlx_mlir.transforms.builders import (
     RegionBuilder,
@@ -323,6 +324,11 @@ def forward_patterns() -> list[RewritePattern]:
         *adaptive_pool_patterns(),
         MatmulToLinalg(),
         Im2colToLinalg(),
+        *elementwise.patterns(),
+        *activation.patterns(),
+        *norm.patterns(),
+        *loss.patterns(),
+        *layout.patterns(),
     ]
 
 

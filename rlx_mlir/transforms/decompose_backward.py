@@ -58,6 +58,7 @@ class DecomposeBackwardPass(CheckedOptions):
         from rlx_mlir.transforms.conv_backward import conv_backward_patterns
         from rlx_mlir.transforms.adaptive_pool_backward import adaptive_pool_backward_patterns
         from rlx_mlir.transforms.avg_pool_backward import avg_pool_backward_general_patterns
+        from rlx_mlir.transforms import activation_backward, layout_backward, loss_backward, norm_backward
         from rlx_mlir.transforms.pool_backward import pool_backward_patterns
 
         return [
@@ -71,6 +72,10 @@ class DecomposeBackwardPass(CheckedOptions):
             *pool_backward_patterns(pool_ties=self.pool_ties),
             *avg_pool_backward_general_patterns(),
             *adaptive_pool_backward_patterns(pool_ties=self.pool_ties),
+            *activation_backward.patterns(),
+            *norm_backward.patterns(),
+            *loss_backward.patterns(),
+            *layout_backward.patterns(),
         ]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -1,0 +1,301 @@
+"""The forward activations, each one all-parallel `linalg.generic` over the operand's shape.
+
+    y[*i] = f(x[*i])        (identity maps; any rank, 0-d included; a dynamic leading
+                             dimension is read with `tensor.dim`)
+
+The scalar bodies follow ATen's CPU kernels (`aten/src/ATen/native/cpu/Activation.cpp`)
+where these are exact or well-conditioned: the clamps and selects are ATen's comparisons,
+so every boundary value and every NaN goes the way it goes in PyTorch. Where ATen's
+formula loses accuracy in a tail, the body computes the same function another way:
+
+- the logistic function never overflows or cancels: with `h = exp(-|z|/2)`,
+  `sigmoid(z) = g^2 / (1 + h^2)` where `g = 1` for z >= 0 and `g = h` otherwise
+  (`Logistic`). A product `w * sigmoid(z)` is `((w * g) * g) / d`, so a result in the
+  subnormal range is rounded once, never amplified from a subnormal intermediate
+  (ATen's `x / (1 + exp(-x))` flushes silu(-90) to -0 in f32);
+- `1 + erf(t)` is `erfc(-t)` (`math.erfc`), and `1 + tanh(u)` is `2 sigmoid(2u)`: ATen's
+  forms cancel for negative inputs (gelu(-5) keeps ~4 correct bits in f32).
+
+The other helpers here (`elementwise`, `Scalars`, `Logistic`, `ErfcOp`) are shared with
+`activation_backward`.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+
+from xdsl.dialects import arith
+from xdsl.dialects import math as math_dialect
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import Pure, SameOperandsAndResultType
+
+from rlx_mlir.dialects import activation as act
+from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, tensor_type
+
+SQRT1_2 = math.sqrt(0.5)
+"""M_SQRT1_2: gelu's erf argument is x / sqrt(2)."""
+SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+"""M_SQRT2 * M_2_SQRTPI * 0.5: the tanh approximation's scale."""
+GELU_TANH_KAPPA = 0.044715
+"""The cubic coefficient of gelu's tanh approximation."""
+
+
+@irdl_op_definition
+class ErfcOp(math_dialect.FloatingPointLikeUnaryMathOperation):
+    """`math.erfc`, upstream MLIR's complementary error function (lowered to libm's erfc).
+
+    xDSL 0.75's math dialect lacks it; this is its definition, with upstream's name and
+    syntax, so the printed IR is what mlir-opt expects.
+    """
+
+    name = "math.erfc"
+
+    traits = traits_def(Pure(), SameOperandsAndResultType())
+
+
+def round_to(value: float, element: Attribute) -> float:
+    """`value` as ATen's `Scalar::to<scalar_t>` gives it: rounded to nearest in the element
+    type (an f64 property held by an f32 op is first rounded to f32, as the kernel does)."""
+    fmt = {Float16Type: "e", Float32Type: "f"}.get(type(element))
+    if fmt is None or not math.isfinite(value):
+        return value
+    try:
+        return struct.unpack(fmt, struct.pack(fmt, value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+class Scalars:
+    """The scalar arithmetic of one generic body, in the element type of its operands.
+
+    Comparisons are ordered (false when either side is NaN), as C++'s `<` in ATen's
+    kernels; `maximum`/`minimum` propagate NaN, as ATen's `vec::maximum`/`minimum` do.
+    """
+
+    def __init__(self, r: RegionBuilder, element: Attribute):
+        self.r = r
+        self.element = element
+
+    def const(self, value: float) -> SSAValue:
+        return self.r.constant(round_to(value, self.element), self.element)
+
+    def add(self, a, b):
+        return self.r.add(a, b)
+
+    def sub(self, a, b):
+        return self.r.sub(a, b)
+
+    def mul(self, a, b):
+        return self.r.mul(a, b)
+
+    def div(self, a, b):
+        return self.r.div(a, b)
+
+    def lt(self, a, b):
+        return self.r.cmpf("olt", a, b)
+
+    def le(self, a, b):
+        return self.r.cmpf("ole", a, b)
+
+    def gt(self, a, b):
+        return self.r.cmpf("ogt", a, b)
+
+    def ge(self, a, b):
+        return self.r.cmpf("oge", a, b)
+
+    def and_(self, a, b):
+        return self.r.and_(a, b)
+
+    def select(self, condition, if_true, if_false):
+        return self.r.select(condition, if_true, if_false)
+
+    def maximum(self, a, b):
+        return self.r.value(arith.MaximumfOp(a, b))
+
+    def minimum(self, a, b):
+        return self.r.value(arith.MinimumfOp(a, b))
+
+    def neg(self, a):
+        return self.r.value(arith.NegfOp(a))
+
+    def abs(self, a):
+        return self.r.value(math_dialect.AbsFOp(a))
+
+    def exp(self, a):
+        return self.r.value(math_dialect.ExpOp(a))
+
+    def erfc(self, a):
+        return self.r.value(ErfcOp(a))
+
+
+class Logistic:
+    """sigmoid(z) and sigmoid(-z) as `g^2 / d`, and products with them, without overflow.
+
+    `h = exp(-|z| / 2)` (|z| / 2 is exact) and `d = 1 + h*h`; then
+    `sigmoid(z) = g_z^2 / d` with `g_z = z >= 0 ? 1 : h`, and `sigmoid(-z) = g_-z^2 / d`
+    with the roles swapped. `times(w)` forms `((w * g) * g) / d`: while the result is
+    above the subnormal range h is a normal number, so the only rounding into the
+    subnormal range is the last one. A NaN z gives NaN (z >= 0 is false and h is NaN);
+    z = +-inf gives h = 0 and the limits 1 and 0.
+    """
+
+    def __init__(self, s: Scalars, z: SSAValue):
+        self.s = s
+        self.h = s.exp(s.mul(s.abs(z), s.const(-0.5)))
+        self.d = s.add(s.const(1.0), s.mul(self.h, self.h))
+        nonnegative = s.ge(z, s.const(0.0))
+        one = s.const(1.0)
+        self.g_pos = s.select(nonnegative, one, self.h)
+        self.g_neg = s.select(nonnegative, self.h, one)
+
+    def times(self, w: SSAValue, negated: bool = False) -> SSAValue:
+        """`w * sigmoid(z)` (or `w * sigmoid(-z)` when `negated`)."""
+        s, g = self.s, (self.g_neg if negated else self.g_pos)
+        return s.div(s.mul(s.mul(w, g), g), self.d)
+
+    def value(self, negated: bool = False) -> SSAValue:
+        """sigmoid(z) (or sigmoid(-z)): `(g * g) / d`."""
+        s, g = self.s, (self.g_neg if negated else self.g_pos)
+        return s.div(s.mul(g, g), self.d)
+
+
+def elementwise(op: Operation, rewriter: PatternRewriter, body: Callable[..., SSAValue]) -> None:
+    """Replace `op` by `y[*i] = body(s, *operands[*i])`: one all-parallel generic with
+    identity maps over the result's shape (a dynamic leading dim read from operand 0)."""
+    b = TensorBuilder(rewriter, op)
+    out = tensor_type(op.results[0])
+    rank = out.get_num_dims()
+    identity = dims_map(rank, lambda d: d)
+    operands = list(op.operands)
+    y = b.generic(
+        ins=operands,
+        init=b.empty(out.get_shape(), out.element_type, like=operands[0]),
+        maps=[identity] * (len(operands) + 1),
+        iterators="p" * rank,
+        body=lambda r, *scalars: body(Scalars(r, out.element_type), *scalars[:-1]),
+    )
+    rewriter.replace(op, [], [y])
+
+
+# -- patterns -------------------------------------------------------------------------------
+
+
+class ReluToLinalg(RewritePattern):
+    """y = x < 0 ? 0 : x
+
+    ATen's relu is clamp_min(x, 0), whose kernels return x unless x < 0: a NaN and a
+    -0.0 come out unchanged (`arith.maximumf` would turn -0.0 into +0.0).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.ReluOp, rewriter: PatternRewriter):
+        elementwise(op, rewriter, lambda s, x: s.select(s.lt(x, s.const(0.0)), s.const(0.0), x))
+
+
+class HardtanhToLinalg(RewritePattern):
+    """y = x < lo ? lo : (x > hi ? hi : x),  lo = min_val, hi = max_val in the element type
+
+    ATen's clamp: NaN stays NaN, -0.0 stays -0.0 inside the range.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.HardtanhOp, rewriter: PatternRewriter):
+        low, high = op.geometry_value("min_val"), op.geometry_value("max_val")
+
+        def clamp(s: Scalars, x):
+            lo, hi = s.const(low), s.const(high)
+            return s.select(s.lt(x, lo), lo, s.select(s.gt(x, hi), hi, x))
+
+        elementwise(op, rewriter, clamp)
+
+
+def _relu6_of_x_plus_3(s: Scalars, x):
+    """min(max(x + 3, 0), 6), NaN-propagating as ATen's vec::maximum/minimum."""
+    return s.minimum(s.maximum(s.add(x, s.const(3.0)), s.const(0.0)), s.const(6.0))
+
+
+class HardswishToLinalg(RewritePattern):
+    """y = (x * min(max(x + 3, 0), 6)) / 6   (ATen's order of operations)"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.HardswishOp, rewriter: PatternRewriter):
+        elementwise(op, rewriter, lambda s, x: s.div(s.mul(x, _relu6_of_x_plus_3(s, x)), s.const(6.0)))
+
+
+class HardsigmoidToLinalg(RewritePattern):
+    """y = min(max(x + 3, 0), 6) / 6"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.HardsigmoidOp, rewriter: PatternRewriter):
+        elementwise(op, rewriter, lambda s, x: s.div(_relu6_of_x_plus_3(s, x), s.const(6.0)))
+
+
+class SigmoidToLinalg(RewritePattern):
+    """y = 1 / (1 + exp(-x)), as `Logistic(x).value()`: g^2 / (1 + h^2), h = exp(-|x|/2)"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.SigmoidOp, rewriter: PatternRewriter):
+        elementwise(op, rewriter, lambda s, x: Logistic(s, x).value())
+
+
+class SiluToLinalg(RewritePattern):
+    """y = x * sigmoid(x), as `((x * g) * g) / d` (`Logistic`); silu(-inf) = -inf * 0 = NaN"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.SiluOp, rewriter: PatternRewriter):
+        elementwise(op, rewriter, lambda s, x: Logistic(s, x).times(x))
+
+
+def gelu_tanh_argument(s: Scalars, x) -> SSAValue:
+    """z = 2u, u = sqrt(2/pi) * (x + 0.044715 * x^3) (x^3 as ATen's (x * x) * x), so that
+    0.5 * (1 + tanh(u)) = sigmoid(z)."""
+    cube = s.mul(s.mul(x, x), x)
+    u = s.mul(s.const(SQRT_2_OVER_PI), s.add(x, s.mul(s.const(GELU_TANH_KAPPA), cube)))
+    return s.add(u, u)
+
+
+def gelu_cdf(s: Scalars, x) -> SSAValue:
+    """Phi(x) = 0.5 * (1 + erf(x / sqrt(2))) = 0.5 * erfc(-(x * M_SQRT1_2))"""
+    return s.mul(s.const(0.5), s.erfc(s.neg(s.mul(x, s.const(SQRT1_2)))))
+
+
+class GeluToLinalg(RewritePattern):
+    """approximate "none":  y = (x * 0.5) * erfc(-(x * M_SQRT1_2))   [= x/2 * (1 + erf(x/sqrt 2))]
+    approximate "tanh":  y = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3)
+                                                [= x/2 * (1 + tanh(u))]
+    gelu(+inf) = inf and gelu(-inf) = NaN (-inf * 0), as in ATen.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.GeluOp, rewriter: PatternRewriter):
+        if op.geometry_value("approximate") == "tanh":
+            elementwise(op, rewriter, lambda s, x: Logistic(s, gelu_tanh_argument(s, x)).times(x))
+        else:
+            elementwise(op, rewriter, lambda s, x: s.mul(s.mul(x, s.const(0.5)), s.erfc(s.neg(s.mul(x, s.const(SQRT1_2))))))
+
+
+class LeakyReluToLinalg(RewritePattern):
+    """y = x > 0 ? x : x * negative_slope"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: act.LeakyReluOp, rewriter: PatternRewriter):
+        slope = op.geometry_value("negative_slope")
+        elementwise(op, rewriter, lambda s, x: s.select(s.gt(x, s.const(0.0)), x, s.mul(x, s.const(slope))))
+
+
+def patterns() -> list[RewritePattern]:
+    return [
+        ReluToLinalg(),
+        HardtanhToLinalg(),
+        HardswishToLinalg(),
+        HardsigmoidToLinalg(),
+        SigmoidToLinalg(),
+        SiluToLinalg(),
+        GeluToLinalg(),
+        LeakyReluToLinalg(),
+    ]
