@@ -15,8 +15,11 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects import arith
+from xdsl.dialects import math as xdsl_math
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block
+from xdsl.ir import Block, Dialect
+from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.traits import Pure, SameOperandsAndResultType
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 # -- the lexer: string literals in linear time ------------------------------------------------
@@ -61,3 +64,27 @@ def set_pooling_max_body(pool: linalg.PoolingNchwMaxOp) -> None:
     for old in list(body.blocks):
         body.detach_block(old).erase()
     body.add_block(block)
+
+
+# -- math.erfc -----------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ErfcOp(xdsl_math.FloatingPointLikeUnaryMathOperation):
+    """`math.erfc`, upstream MLIR's complementary error function (lowered to libm's erfc).
+
+    xDSL 0.75's math dialect lacks it, and gelu needs it (`1 + erf(t)` is `erfc(-t)`,
+    without the cancellation for negative t). This is upstream's name and syntax, so the
+    printed IR is what mlir-opt expects; `MATH` is xDSL's math dialect with it, which
+    `ir.make_context` registers, so our own output parses back.
+
+    Drop when `xdsl.dialects.math` has `ErfcOp` (then `import_math_erfc` in
+    `tests/test_activation_lowering.py` parses with plain xDSL).
+    """
+
+    name = "math.erfc"
+
+    traits = traits_def(Pure(), SameOperandsAndResultType())
+
+
+MATH = Dialect("math", [*xdsl_math.Math.operations, ErfcOp], [*xdsl_math.Math.attributes])

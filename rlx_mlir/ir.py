@@ -22,7 +22,7 @@ from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
 
-from rlx_mlir.compat import LinearTimeLexer
+from rlx_mlir.compat import MATH, LinearTimeLexer
 from rlx_mlir.dialects.rlx import RLX
 from rlx_mlir.errors import InternalError
 
@@ -44,7 +44,7 @@ def make_context(allow_unregistered: bool = False) -> Context:
     """All of xDSL's dialects plus RLX: what `rlx-opt` and `rlx_mlir.compile` parse with."""
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
+        ctx.register_dialect(name, (lambda: MATH) if name == MATH.name else factory)
     if RLX.name not in ctx.registered_dialect_names:
         ctx.register_dialect(RLX.name, lambda: RLX)
     return ctx

@@ -334,7 +334,8 @@ class MeanOp(_Reduction, RlxOp):
 @irdl_op_definition
 class AddmmOp(RlxOp):
     """`beta * bias + alpha * (lhs @ rhs)` [addmm]: lhs [M, K], rhs [K, N], bias
-    broadcastable to [M, N]. With beta 0 the bias is not read (PyTorch ignores its NaNs)."""
+    broadcastable to [M, N]. With beta 0 the bias is not read, with alpha 0 the product is
+    not computed (PyTorch ignores their NaNs and infs)."""
 
     name = "rlx.addmm"
 
@@ -363,7 +364,10 @@ class AddmmOp(RlxOp):
             raise VerifyException(f"expected the bias to have rank 0, 1 or 2 (broadcast to [M, N]), got {self.bias.type}")
         self.shape_of(-1, 2)
         self.expect_result_shape((m, n))
-        broadcast = broadcast_shape([bias, (m, n)], ["bias", "product"])
+        try:
+            broadcast = broadcast_shape([bias, (m, n)], ["bias", "product"])
+        except VerifyException:
+            broadcast = None
         if broadcast != (m, n):
             raise VerifyException(
                 f"expected the bias to broadcast to the product's shape {format_shape((m, n))}, got {self.bias.type}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def, var_result_def
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -46,13 +47,15 @@ class LayoutOp(RlxOpBase):
         raise NotImplementedError
 
     def expect_one_element_type(self) -> None:
-        expected = tensor_type(self.operands[0]).element_type
-        first = self.operand_names()[0]
-        for name, value in self.named_values():
+        if not self.operands:
+            return  # a concat of nothing: its own verifier says so
+        (first, value), *others = self.named_values()
+        expected = tensor_type(value).element_type
+        for name, value in others:
             got = tensor_type(value).element_type
             if got != expected:
                 raise VerifyException(
-                    f"expected the {name} to have the {first}'s element type {expected} "
+                    f"expected the {name} to have the element type of the {first}, {expected} "
                     f"(a layout op moves data, it does not convert it), got {got}"
                 )
 
@@ -187,10 +190,13 @@ class SliceGeometryOp(LayoutOp):
     step = int_property(default=1)
 
     def geometry(self) -> tuple[int, int, int, int]:
-        return tuple(self.geometry_value(name) for name in ("dim", "start", "end", "step"))  # type: ignore[return-value]
+        dim, start, end, step = (self.geometry_value(name) for name in ("dim", "start", "end", "step"))
+        return dim, start, end, step
 
-    def verify_slice(self, full: Sequence[int], part: Sequence[int], full_name: str, part_name: str, part_value) -> None:
-        """`part` is `full` sliced: same rank, the sliced size on `dim`, the rest alike."""
+    def verify_slice(self, full_name: str, part_name: str) -> None:
+        """The value `part_name` is `full_name` sliced: same rank, the sliced size on `dim`, the rest alike."""
+        full, part_value = getattr(self, full_name), getattr(self, part_name)
+        full, part = shape_of(full), shape_of(part_value)
         dim, start, end, step = self.geometry()
         self.expect_dim(dim, len(full))
         self.expect_static_leading_unless(dim != 0, "a slice carries a dynamic dim only when it slices another dim")
@@ -226,7 +232,7 @@ class SliceOp(SliceGeometryOp):
     assembly_format = f"$input {SLICE} {SIGNATURE}"
 
     def verify_layout(self) -> None:
-        self.verify_slice(shape_of(self.input), shape_of(self.result), "input", "result", self.result)
+        self.verify_slice("input", "result")
 
 
 @irdl_op_definition
@@ -242,7 +248,7 @@ class SliceBackwardOp(SliceGeometryOp):
     assembly_format = f"$grad_output {SLICE} {SIGNATURE}"
 
     def verify_layout(self) -> None:
-        self.verify_slice(shape_of(self.result), shape_of(self.grad_output), "result", "grad_output", self.grad_output)
+        self.verify_slice("result", "grad_output")
 
 
 @irdl_op_definition
@@ -257,6 +263,17 @@ class ConcatOp(LayoutOp):
     dim = prop_def(INT.constraint)
 
     assembly_format = f"$inputs `dim` $dim {SIGNATURE}"
+
+    @classmethod
+    def build_with(cls, operands, result_type, **geometry):
+        """As `RlxOpBase.build_with`; `operands` are the inputs, however many (one variadic group)."""
+        return super().build_with([list(operands)], result_type, **geometry)
+
+    def named_values(self) -> list[tuple[str, SSAValue]]:
+        return [*((f"input {k}", v) for k, v in enumerate(self.inputs)), ("result", self.result)]
+
+    def batched_values(self) -> set[str]:
+        return {name for name, _ in self.named_values()}
 
     def verify_layout(self) -> None:
         if not self.inputs:
@@ -292,6 +309,12 @@ class SplitOp(LayoutOp):
     sizes = prop_def(SIZES.constraint)
 
     assembly_format = f"$input `dim` $dim `sizes` $sizes {SIGNATURE}"
+
+    @classmethod
+    def build_with(cls, operands, result_type, **geometry):
+        """As `RlxOpBase.build_with`; `result_type` lists every piece's type (one variadic group)."""
+        types = [result_type] if isinstance(result_type, TensorType) else list(result_type)
+        return super().build_with(operands, [types], **geometry)
 
     def named_values(self) -> list[tuple[str, SSAValue]]:
         return [("input", self.input), *((f"result {k}", v) for k, v in enumerate(self.results))]

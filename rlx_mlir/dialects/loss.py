@@ -21,6 +21,7 @@ target). Class weights are an operand (the importer passes ones when PyTorch has
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import TensorType, i64
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -33,10 +34,15 @@ from rlx_mlir.dialects.properties import (
     int_property,
     string_property,
 )
-from rlx_mlir.dialects.tensors import format_shape, shape_of, tensor_type
+from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of, tensor_type
 
 REDUCTIONS = ("mean", "sum", "none")
 """PyTorch's `reduction` values (ATen's Reduction::Mean, Sum, None)."""
+
+
+def _listed(shape) -> str:
+    """`[4, 3]`, `[?, 3]`, `[]` (0-d): a shape in a diagnostic about a shape rule."""
+    return "[" + ", ".join("?" if is_dynamic(d) else str(d) for d in shape) + "]"
 
 
 def _expect_dim(dim: int, shape: tuple[int, ...], what: str) -> None:
@@ -134,6 +140,14 @@ class _NllLossShapes(RlxOpBase):
     divided by the total weight) otherwise: an unbatched loss is 0-d for every reduction.
     """
 
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        # Before xDSL's constraint check, whose message ("Expected attribute i64 but got
+        # i32") names neither the operand nor what it holds.
+        target = self.target.type
+        if isinstance(target, TensorType) and target.element_type != i64:
+            raise VerifyException(f"expected the target to be a tensor of i64 class indices, got {target}")
+        super().verify(verify_nested_ops)
+
     def reduction(self) -> str:
         reduction = self.geometry_value("reduction")
         expect_choice("reduction", reduction, REDUCTIONS)
@@ -151,13 +165,13 @@ class _NllLossShapes(RlxOpBase):
         target = shape_of(self.target)
         if tuple(target) != expected_target:
             raise VerifyException(
-                f"expected the target to have shape [{format_shape(expected_target)}] (the input "
-                f"{format_shape(logp)} without its class axis), got [{format_shape(target)}]"
+                f"expected the target to have shape {_listed(expected_target)} (the input "
+                f"{_listed(logp)} without its class axis), got {_listed(target)}"
             )
         weight = shape_of(self.weight)
         if tuple(weight) != (classes,):
             raise VerifyException(
-                f"expected the weight to have shape [{classes}] (one per class), got [{format_shape(weight)}]"
+                f"expected the weight to have shape [{classes}] (one per class), got {_listed(weight)}"
             )
         return logp
 
@@ -216,8 +230,8 @@ class NllLossOp(_NllLossShapes):
         got = shape_of(self.loss)
         if tuple(got) != expected:
             raise VerifyException(
-                f"expected the loss to have shape [{format_shape(expected)}] (reduction "
-                f"\"{self.reduction()}\" of input {format_shape(logp)}), got [{format_shape(got)}]"
+                f"expected the loss to have shape {_listed(expected)} (reduction "
+                f"\"{self.reduction()}\" of input {_listed(logp)}), got {_listed(got)}"
             )
         _expect_scalar(self.total_weight, "total_weight")
 
@@ -256,8 +270,8 @@ class NllLossBackwardOp(_NllLossShapes):
         got = shape_of(self.grad_output)
         if tuple(got) != expected:
             raise VerifyException(
-                f"expected the grad_output to have shape [{format_shape(expected)}] (the loss of "
-                f"reduction \"{self.reduction()}\" of input {format_shape(logp)}), got [{format_shape(got)}]"
+                f"expected the grad_output to have shape {_listed(expected)} (the loss of "
+                f"reduction \"{self.reduction()}\" of input {_listed(logp)}), got {_listed(got)}"
             )
         _expect_scalar(self.total_weight, "total_weight")
         self.expect_result_shape(logp)

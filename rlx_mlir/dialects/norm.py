@@ -196,16 +196,16 @@ class _LayerNormOp(_NormOp):
     def check_layer_shapes(self, k: int) -> tuple[int, ...]:
         x = self.shape_named("input")
         if k < 1:
-            raise VerifyException(f"expected normalized_rank to be at least 1, got {k}")
+            raise VerifyException(self.no_normalized_axes(k))
         if len(x) < k:
             raise VerifyException(
                 f"expected the input to have rank at least {k} (the normalized rank), got {self.input.type}"
             )
         self.expect_nonempty("input")
         normalized = x[len(x) - k:]
-        self.expect_shape("weight", normalized, f"the input's last {k} dims")
-        self.expect_shape("mean", stat_shape(x, k), f"the input's shape with its last {k} dims 1")
-        self.expect_shape("rstd", stat_shape(x, k), f"the input's shape with its last {k} dims 1")
+        self.expect_shape("weight", normalized, f"the input's {last_dims(k)}")
+        self.expect_shape("mean", stat_shape(x, k), f"the input's shape with its {last_dims(k)} 1")
+        self.expect_shape("rstd", stat_shape(x, k), f"the input's shape with its {last_dims(k)} 1")
         return x
 
     def batched_values(self) -> set[str]:
@@ -218,6 +218,13 @@ class _LayerNormOp(_NormOp):
 
     def normalized_axes(self) -> int:
         raise NotImplementedError
+
+    def no_normalized_axes(self, k: int) -> str:
+        return f"expected normalized_rank to be at least 1, got {k}"
+
+
+def last_dims(k: int) -> str:
+    return "last dim" if k == 1 else f"last {k} dims"
 
 
 def stat_shape(x: Sequence[int], k: int) -> tuple[int, ...]:
@@ -257,7 +264,7 @@ class LayerNormOp(_LayerNormOp):
     def verify_shapes(self) -> None:
         k = self.normalized_axes()
         x = self.check_layer_shapes(k)
-        self.expect_shape("bias", x[len(x) - k:], f"the input's last {k} dims")
+        self.expect_shape("bias", x[len(x) - k:], f"the input's {last_dims(k)}")
         self.expect_shape("result", x, "the input's shape")
 
 
@@ -286,6 +293,9 @@ class LayerNormBackwardOp(_LayerNormOp):
 
     def normalized_axes(self) -> int:
         return len(self.shape_named("weight"))
+
+    def no_normalized_axes(self, k: int) -> str:
+        return f"expected the weight to have rank at least 1 (its rank is the normalized rank), got {self.weight.type}"
 
     def verify_shapes(self) -> None:
         x = self.check_layer_shapes(self.normalized_axes())

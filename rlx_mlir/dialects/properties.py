@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, StringAttr, TensorType, f64, i64
 from xdsl.ir import Attribute
-from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, VerificationContext, irdl_to_attr_constraint, prop_def
+from xdsl.irdl import AttrConstraint, BaseAttr, EqAttrConstraint, VarConstraint, VerificationContext, irdl_to_attr_constraint, prop_def
 from xdsl.utils.exceptions import VerifyException
 
 I1 = IntegerType(1)
@@ -50,7 +50,17 @@ ELEMENT_TYPE = OneFloatElementType()
 FLOAT_TENSOR = TensorType.constr(ELEMENT_TYPE)
 """A ranked float tensor whose element type is the op's one element type `T`."""
 
-I64_TENSOR = TensorType.constr(i64)
+@dataclass(frozen=True)
+class IndexElementType(EqAttrConstraint):
+    """`i64`, the element type of class indices, worded for a reader (xDSL's own message,
+    `Expected attribute i64 but got i32`, says neither what the operand is nor why)."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if attr != self.attr:
+            raise VerifyException(f"expected class indices of element type {self.attr}, got {attr}")
+
+
+I64_TENSOR = TensorType.constr(IndexElementType(i64))
 """A ranked tensor of `i64`: class indices (a loss's target)."""
 
 ANY_TENSOR = TensorType.constr()

@@ -90,8 +90,11 @@ class RlxOptMain(xDSLOptMain):
     # each); one scan per process is enough, which matters to callers of `main` in a loop.
 
     def register_all_dialects(self):
+        from rlx_mlir.compat import MATH
+
         for name, factory in _multiverse().all_dialects.items():
-            self.ctx.register_dialect(name, factory)
+            # xDSL's math dialect lacks math.erfc, which the gelu lowerings emit (compat.MATH).
+            self.ctx.register_dialect(name, (lambda: MATH) if name == MATH.name else factory)
         for name, factory in RLX_UNIVERSE.all_dialects.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)

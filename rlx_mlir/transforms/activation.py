@@ -16,7 +16,7 @@ formula loses accuracy in a tail, the body computes the same function another wa
 - `1 + erf(t)` is `erfc(-t)` (`math.erfc`), and `1 + tanh(u)` is `2 sigmoid(2u)`: ATen's
   forms cancel for negative inputs (gelu(-5) keeps ~4 correct bits in f32).
 
-The other helpers here (`elementwise`, `Scalars`, `Logistic`, `ErfcOp`) are shared with
+The other helpers here (`elementwise`, `Scalars`, `Logistic`) are shared with
 `activation_backward`.
 """
 
@@ -28,12 +28,11 @@ from collections.abc import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import Float16Type, Float32Type
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import irdl_op_definition, traits_def
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.traits import Pure, SameOperandsAndResultType
 
+from rlx_mlir.compat import ErfcOp
 from rlx_mlir.dialects import activation as act
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, tensor_type
 
@@ -43,19 +42,6 @@ SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 """M_SQRT2 * M_2_SQRTPI * 0.5: the tanh approximation's scale."""
 GELU_TANH_KAPPA = 0.044715
 """The cubic coefficient of gelu's tanh approximation."""
-
-
-@irdl_op_definition
-class ErfcOp(math_dialect.FloatingPointLikeUnaryMathOperation):
-    """`math.erfc`, upstream MLIR's complementary error function (lowered to libm's erfc).
-
-    xDSL 0.75's math dialect lacks it; this is its definition, with upstream's name and
-    syntax, so the printed IR is what mlir-opt expects.
-    """
-
-    name = "math.erfc"
-
-    traits = traits_def(Pure(), SameOperandsAndResultType())
 
 
 def round_to(value: float, element: Attribute) -> float:

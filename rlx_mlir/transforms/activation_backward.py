@@ -15,6 +15,7 @@ of ATen's terms (`left_derivative + right_derivative` etc.).
 
 from __future__ import annotations
 
+import math
 import struct
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -34,7 +35,7 @@ ONE_SIXTH_F32 = struct.unpack("f", struct.pack("f", 1.0 / 6.0))[0]
 """ATen's hardsigmoid_backward multiplies by `scalar_t(1.0f / 6.0f)`: 1/6 rounded to f32,
 also for f64 (0.16666667163372040), so the f64 gradient is that, not dy / 6."""
 
-INV_SQRT_2PI = 1.0 / (2.0 * 3.141592653589793) ** 0.5
+INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 """M_2_SQRTPI * M_SQRT1_2 * 0.5 = 1/sqrt(2 pi): the normal density's scale."""
 
 
@@ -115,7 +116,7 @@ class SiluBackwardToLinalg(RewritePattern):
 class GeluBackwardToLinalg(RewritePattern):
     """approximate "none":
         dx = dy * (cdf + x * pdf),  cdf = 0.5 * erfc(-(x * M_SQRT1_2)),
-                                    pdf = 1/sqrt(2 pi) * exp((x * x) * -0.5)
+                                    x * pdf = ((x / sqrt(2 pi)) * h) * h, h = exp((x * x) * -0.25)
     approximate "tanh", with z = 2u, u = sqrt(2/pi) (x + 0.044715 x^3), s = sigmoid(z):
         ATen's left_derivative  0.5 * (1 + tanh u)                         = s
         ATen's right_derivative 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3k x^2)
@@ -133,8 +134,11 @@ class GeluBackwardToLinalg(RewritePattern):
 
 
 def _gelu_gradient(s: Scalars, dy, x):
-    pdf = s.mul(s.const(INV_SQRT_2PI), s.exp(s.mul(s.mul(x, x), s.const(-0.5))))
-    return s.mul(dy, s.add(gelu_cdf(s, x), s.mul(x, pdf)))
+    # x * pdf = ((x / sqrt(2 pi)) * h) * h with h = exp(-x^2 / 4): while the product is
+    # above the subnormal range h is normal, so it is rounded into that range only once.
+    h = s.exp(s.mul(s.mul(x, x), s.const(-0.25)))
+    x_pdf = s.mul(s.mul(s.mul(x, s.const(INV_SQRT_2PI)), h), h)
+    return s.mul(dy, s.add(gelu_cdf(s, x), x_pdf))
 
 
 def _gelu_tanh_gradient(s: Scalars, dy, x):

@@ -343,7 +343,7 @@ class ConvertRlxToLinalgPass(ModulePass):
     `rlx.adaptive_{max,avg}_pool{2,3}d`, `rlx.matmul` and `rlx.im2col{,3d}` into upstream
     ops (the 1-D ops once rewritten to 2-D).
 
-    Legal after it: `linalg`, `tensor` and `arith` ops (no `math` is needed), plus any RLX
+    Legal after it: `linalg`, `tensor`, `arith` and `math` ops, plus any RLX
     backward op the input had (those are `decompose-backward`'s). A forward op it cannot
     rewrite fails the pass with a located error (`conversion.apply_full_conversion`).
     Element types and a dynamic batch are preserved; the emitted IR's size does not depend

@@ -146,10 +146,8 @@ class UnaryToLinalg(RewritePattern):
 
 def _unit_dims_reassociation(rank: int, dims: Sequence[int]) -> list[list[int]]:
     """Groups of the keepdim shape per kept dim: each reduced (unit) dim joins the kept dim
-    before it, leading ones the first kept dim; no kept dim: no group (0-d to all ones)."""
+    before it, leading ones the first kept dim (there is one)."""
     kept = [axis for axis in range(rank) if axis not in dims]
-    if not kept:
-        return []
     groups = [[axis] for axis in kept]
     for axis in dims:
         before = [g for g, k in enumerate(kept) if k < axis]
@@ -163,7 +161,7 @@ class ReductionToLinalg(RewritePattern):
 
     One generic over x's dims (reduction iterators at `dims`) into zeros, indexed by the
     kept dims; the mean's division rewrites the sums in place (an input-less generic);
-    keepdim is an expand_shape inserting the unit dims. The count of a dynamic reduced
+    keepdim is an expand_shape inserting the unit dims (a copy when all are reduced). The count of a dynamic reduced
     batch is read with `tensor.dim`; an empty count gives 0/0 = NaN, as PyTorch's mean.
     """
 
@@ -194,8 +192,11 @@ class ReductionToLinalg(RewritePattern):
             )
         if op.geometry_value("keepdim"):
             result_shape = shape_of(op.result)
-            sizes = [b.dim(sums, 0)] if kept and is_dynamic(kept[0]) else []
-            sums = b.expand_shape(sums, _unit_dims_reassociation(len(shape), dims), result_shape, sizes)
+            if kept:
+                sizes = [b.dim(sums, 0)] if is_dynamic(kept[0]) else []
+                sums = b.expand_shape(sums, _unit_dims_reassociation(len(shape), dims), result_shape, sizes)
+            else:  # 0-d to [1, ..., 1]: a one-element copy (xDSL rejects an empty reassociation)
+                sums = elementwise(b, [sums], result_shape, element, lambda r, s: s)
         rewriter.replace(op, [], [sums])
 
     @staticmethod
@@ -217,8 +218,9 @@ class AddmmToLinalg(RewritePattern):
     beta = alpha = 1: `linalg.matmul` accumulating into the bias broadcast to [M, N] (a
     copy through `broadcast_read`, or the bias itself when it is [M, N]). Otherwise the
     matmul into zeros, then one generic `beta * bias + alpha * p` (beta = 0 never reads
-    the bias, so its NaNs do not propagate, as PyTorch's). An empty contraction (K = 0) is
-    the `beta * bias` term alone.
+    the bias, so its NaNs do not propagate, as PyTorch's). An empty contraction (K = 0)
+    or alpha = 0 is the `beta * bias` term alone (PyTorch's BLAS call skips the product
+    then, so an inf in lhs or rhs gives no NaN).
     """
 
     @op_type_rewrite_pattern
@@ -229,19 +231,19 @@ class AddmmToLinalg(RewritePattern):
         beta, alpha = op.geometry_value("beta"), op.geometry_value("alpha")
         out, element = shape_of(op.result), element_type_of(op.result)
         like = op.lhs if is_dynamic(out[0]) else None
-        empty_k = shape_of(op.lhs)[1] == 0
+        no_product = shape_of(op.lhs)[1] == 0 or alpha == 0.0
 
         def scaled(r: RegionBuilder, factor: float, value: SSAValue) -> SSAValue:
             return value if factor == 1.0 else r.mul(r.constant(factor, element), value)
 
         if beta == 0.0:
-            if empty_k:
+            if no_product:
                 y = b.full(out, element, 0.0, like=like)
             else:
                 y = b.matmul(op.lhs, op.rhs, b.full(out, element, 0.0, like=like))
                 if alpha != 1.0:
                     y = b.generic(ins=[], init=y, maps=[identity(2)], iterators="pp", body=lambda r, p: scaled(r, alpha, p))
-        elif empty_k:
+        elif no_product:
             same = tuple(shape_of(op.bias)) == tuple(out)
             y = op.bias if same and beta == 1.0 else elementwise(
                 b, [op.bias], out, element, lambda r, c: scaled(r, beta, c), like=op.lhs

@@ -19,7 +19,6 @@ slice at offset 0 of a size-0 dim).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, i64
@@ -95,9 +94,11 @@ def _to_or_from_scalar(b: TensorBuilder, value: SSAValue, target: Shape) -> SSAV
     element = element_type_of(value)
     init = b.empty(target, element)
     if not target:  # y[] = x[0, .., 0]
-        rank = len(shape_of(value))
-        return b.generic([value], init, [dims_map(0, lambda d: (0,) * rank), dims_map(0, lambda d: ())], "", lambda r, x, _: x)
-    return b.value(linalg.BroadcastOp(value, init, DenseArrayBase.from_list(i64, list(range(len(target))))))
+        zeros = (0,) * len(shape_of(value))
+        maps = [dims_map(0, lambda d: zeros), dims_map(0, lambda d: ())]
+        return b.generic([value], init, maps, iterators="", body=lambda r, x, _: x)
+    every_dim = DenseArrayBase.from_list(i64, list(range(len(target))))
+    return b.value(linalg.BroadcastOp(value, init, every_dim))
 
 
 def empty_result(b: TensorBuilder, value: SSAValue, like: SSAValue) -> SSAValue | None:
@@ -168,8 +169,9 @@ class SliceToExtractSlice(RewritePattern):
     def match_and_rewrite(self, op: layout.SliceOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         dim, start, _, step = op.geometry()
+        rank = len(shape_of(op.input))
         if (y := empty_result(b, op.result, op.input)) is None:
-            y = b.extract_slice(op.input, _along(dim, start, 0, len(shape_of(op.input))), shape_of(op.result), _along(dim, step, 1, len(shape_of(op.input))))
+            y = b.extract_slice(op.input, along(dim, start, 0, rank), shape_of(op.result), along(dim, step, 1, rank))
         rewriter.replace(op, [], [y])
 
 
@@ -192,7 +194,7 @@ class ConcatToInsertSlices(RewritePattern):
                 y = b.empty(shape_of(op.result), element_type_of(op.result), like=op.inputs[0])
                 offset = 0
                 for value in inputs:
-                    y = b.insert_slice(value, y, _along(dim, offset, 0, rank))
+                    y = b.insert_slice(value, y, along(dim, offset, 0, rank))
                     offset += shape_of(value)[dim]
         rewriter.replace(op, [], [y])
 
@@ -208,13 +210,14 @@ class SplitToExtractSlices(RewritePattern):
         pieces, offset = [], 0
         for piece, size in zip(op.pieces, op.geometry_value("sizes")):
             if (y := empty_result(b, piece, op.input)) is None:
-                y = op.input if size == shape_of(op.input)[dim] else b.extract_slice(op.input, _along(dim, offset, 0, rank), shape_of(piece))
+                whole = size == shape_of(op.input)[dim]
+                y = op.input if whole else b.extract_slice(op.input, along(dim, offset, 0, rank), shape_of(piece))
             pieces.append(y)
             offset += size
         rewriter.replace(op, [], pieces)
 
 
-def _along(dim: int, value: int, other: int, rank: int) -> list[int]:
+def along(dim: int, value: int, other: int, rank: int) -> list[int]:
     """`value` at position `dim`, `other` elsewhere: the offsets or strides of a slice along one dim."""
     return [value if axis == dim else other for axis in range(rank)]
 

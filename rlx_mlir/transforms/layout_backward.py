@@ -11,6 +11,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from rlx_mlir.dialects import layout
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
+from rlx_mlir.transforms.layout import along
 
 
 class SliceBackwardToInsertSlice(RewritePattern):
@@ -27,9 +28,7 @@ class SliceBackwardToInsertSlice(RewritePattern):
             dx = b.full(shape, element, 0, like=op.grad_output)
             if 0 not in shape_of(op.grad_output):
                 rank = len(shape)
-                offsets = [start if axis == dim else 0 for axis in range(rank)]
-                strides = [step if axis == dim else 1 for axis in range(rank)]
-                dx = b.insert_slice(op.grad_output, dx, offsets, strides)
+                dx = b.insert_slice(op.grad_output, dx, along(dim, start, 0, rank), along(dim, step, 1, rank))
         rewriter.replace(op, [], [dx])
 
 

@@ -51,8 +51,8 @@ def inverse_sqrt(r: RegionBuilder, x: SSAValue) -> SSAValue:
     return r.div(r.constant(1.0, x.type), sqrt(r, x))
 
 
-def count_of(b: TensorBuilder, x: SSAValue, axes: Sequence[int], offset: float = 0.0) -> Count:
-    """The number of elements of `x` along `axes`, plus `offset`, as a float of x's type.
+def count_of(b: TensorBuilder, x: SSAValue, axes: Sequence[int]) -> Count:
+    """The number of elements of `x` along `axes`, as a float of x's type.
 
     Static: a Python float. With a dynamic axis (the batch): `tensor.dim`s multiplied by the
     static sizes, converted to the element type (index -> i64 -> float).
@@ -61,15 +61,18 @@ def count_of(b: TensorBuilder, x: SSAValue, axes: Sequence[int], offset: float =
     static = math.prod(shape[a] for a in axes if not is_dynamic(shape[a]))
     dynamic = [a for a in axes if is_dynamic(shape[a])]
     if not dynamic:
-        return float(static) + offset
-    element = element_type_of(x)
+        return float(static)
     size = b.index(static)
     for axis in dynamic:
         size = b.value(arith.MuliOp(size, b.dim(x, axis)))
-    count = b.value(arith.SIToFPOp(b.value(arith.IndexCastOp(size, i64)), element))
-    if offset:
-        count = b.value(arith.AddfOp(count, b.constant(offset, element)))
-    return count
+    return b.value(arith.SIToFPOp(b.value(arith.IndexCastOp(size, i64)), element_type_of(x)))
+
+
+def minus_one(b: TensorBuilder, count: Count) -> Count:
+    """count - 1 (Bessel's correction's divisor), static or not."""
+    if isinstance(count, float):
+        return count - 1.0
+    return b.value(arith.AddfOp(count, b.constant(-1.0, count.type)))
 
 
 @dataclass(frozen=True)
@@ -77,11 +80,7 @@ class ChannelLoops:
     """The loops (c, n, *s) of a per-channel reduction over x [N, C, *spatial]."""
 
     rank: int
-    """x's rank, 2 + the spatial rank."""
-
-    @property
-    def count(self) -> int:
-        return self.rank
+    """x's rank, 2 + the spatial rank: as many loops."""
 
     def x(self) -> AffineMap:
         """x[n, c, *s]."""
@@ -90,8 +89,6 @@ class ChannelLoops:
     def channel(self) -> AffineMap:
         """A [C] vector at c."""
         return dims_map(self.rank, lambda d: (d[0],))
-
-    iterators_reduce = property(lambda self: "p" + "R" * (self.rank - 1))
 
     def reduce(
         self, b: TensorBuilder, ins: Sequence[SSAValue], channel_ins: Sequence[SSAValue], outs: int,
@@ -108,7 +105,7 @@ class ChannelLoops:
             ins=[*ins, *channel_ins],
             init=inits,
             maps=[*(self.x() for _ in ins), *(self.channel() for _ in (*channel_ins, *inits))],
-            iterators=self.iterators_reduce,
+            iterators="p" + "R" * (self.rank - 1),
             body=body,
         )
 
@@ -130,14 +127,13 @@ def normalize_channels(
 ) -> SSAValue:
     """y[n, c, *s] = (x[n, c, *s] - center[c]) * scale[c] + bias[c]."""
     rank = len(shape_of(x))
-    loops = ChannelLoops(rank)
     x_map = dims_map(rank, lambda d: d)
     channel = dims_map(rank, lambda d: (d[1],))
     return b.generic(
         ins=[x, center, scale, bias],
         init=b.empty(shape_of(x), element_type_of(x), like=x),
         maps=[x_map, channel, channel, channel, x_map],
-        iterators="p" * loops.count,
+        iterators="p" * rank,
         body=lambda r, x_, m_, s_, b_, _out: r.add(r.mul(r.sub(x_, m_), s_), b_),
     )
 
@@ -179,7 +175,7 @@ class BatchNormToLinalg(RewritePattern):
         eps, momentum = op.geometry_value("eps"), op.geometry_value("momentum")
         reduced = [0, *range(2, len(shape_of(x)))]
         n = count_of(b, x, reduced)
-        n_minus_1 = count_of(b, x, reduced, offset=-1.0)
+        n_minus_1 = minus_one(b, n)
         mean, var_sum = channel_mean_and_deviation_sum(b, x, n)
 
         def statistics(r: RegionBuilder, m_, v_, w_, rm_, rv_, *_outs):

@@ -1,0 +1,83 @@
+// RUN: rlx-opt %s --decompose-backward --split-input-file | FileCheck %s
+
+// native_batch_norm_backward(train=True): one reduction over (n, *s) with two
+// accumulators, sum(dy) and sum(dy * (x - mean)); per-channel coefficients (n = 8); one
+// parallel generic for dx. dbias is the first accumulator itself.
+// CHECK-LABEL: func.func @batch_norm_backward
+// CHECK:       %[[DB:.*]], %[[DOT:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d1, d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>, affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%dy, %x, %mean :
+// CHECK:         arith.subf
+// CHECK:       %[[MEAN_DY:.*]], %[[PROJ:.*]], %[[SCALE:.*]], %[[DW:.*]] = linalg.generic
+// CHECK-SAME:    ins(%[[DB]], %[[DOT]], %invstd, %w :
+// CHECK:         arith.constant 8.000000e+00 : f32
+// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%dy, %x, %mean, %[[MEAN_DY]], %[[PROJ]], %[[SCALE]] :
+// CHECK:       return %[[DX]], %[[DW]], %[[DB]]
+// CHECK-NOT:   rlx.
+func.func @batch_norm_backward(%dy: tensor<2x3x4xf32>, %x: tensor<2x3x4xf32>, %w: tensor<3xf32>, %mean: tensor<3xf32>, %invstd: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %dx, %dw, %db = rlx.batch_norm_backward %dy, %x, %w, %mean, %invstd : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %dx, %dw, %db : tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// A dynamic batch: the count is 3 * dim(x, 0), as a float, used in the coefficients.
+// CHECK-LABEL: func.func @batch_norm_backward_dynamic_batch
+// CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x3x3xf64>
+// CHECK:       arith.muli %{{.*}}, %[[N]] : index
+// CHECK:       %[[COUNT:.*]] = arith.sitofp %{{.*}} : i64 to f64
+// CHECK:       linalg.generic
+// CHECK:       linalg.generic
+// CHECK:         arith.divf %{{.*}}, %[[COUNT]] : f64
+// CHECK:       tensor.empty(%[[N]]) : tensor<?x3x3xf64>
+func.func @batch_norm_backward_dynamic_batch(%dy: tensor<?x3x3xf64>, %x: tensor<?x3x3xf64>, %c: tensor<3xf64>) -> tensor<?x3x3xf64> {
+  %dx, %dw, %db = rlx.batch_norm_backward %dy, %x, %c, %c, %c : (tensor<?x3x3xf64>, tensor<?x3x3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<?x3x3xf64>, tensor<3xf64>, tensor<3xf64>)
+  return %dx : tensor<?x3x3xf64>
+}
+
+// -----
+
+// native_layer_norm_backward over the last dim: mean and rstd ([?, 3, 1], ATen's shape)
+// are read at (d0, d1, 0); row sums of g = dy * w and g * xhat (m = 5); dx in one
+// parallel generic; dweight and dbias sum over the rows, loops (j, o0, o1).
+// CHECK-LABEL: func.func @layer_norm_backward
+// CHECK:       %[[SG:.*]], %[[SGX:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:    outs(%{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<?x3xf32>)
+// CHECK:       %[[MG:.*]], %[[MGX:.*]] = linalg.generic {{.*}} ins(%[[SG]], %[[SGX]] :
+// CHECK:         arith.constant 5.000000e+00 : f32
+// CHECK:       %[[DX:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%dy, %x, %m, %r, %w, %[[MG]], %[[MGX]] :
+// CHECK:       %[[DW:.*]], %[[DB:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2, 0)>
+// CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK-SAME:    outs(%{{.*}}, %{{.*}} : tensor<5xf32>, tensor<5xf32>)
+// CHECK:       return %[[DX]], %[[DW]], %[[DB]]
+// CHECK-NOT:   rlx.
+func.func @layer_norm_backward(%dy: tensor<?x3x5xf32>, %x: tensor<?x3x5xf32>, %m: tensor<?x3x1xf32>, %r: tensor<?x3x1xf32>, %w: tensor<5xf32>) -> (tensor<?x3x5xf32>, tensor<5xf32>, tensor<5xf32>) {
+  %dx, %dw, %db = rlx.layer_norm_backward %dy, %x, %m, %r, %w : (tensor<?x3x5xf32>, tensor<?x3x5xf32>, tensor<?x3x1xf32>, tensor<?x3x1xf32>, tensor<5xf32>) -> (tensor<?x3x5xf32>, tensor<5xf32>, tensor<5xf32>)
+  return %dx, %dw, %db : tensor<?x3x5xf32>, tensor<5xf32>, tensor<5xf32>
+}
+
+// -----
+
+// An x that is all normalized: no rows to sum over, so dweight and dbias are one
+// all-parallel generic; mean and rstd ([1, 1]) are read at (0, 0).
+// CHECK-LABEL: func.func @layer_norm_backward_one_row
+// CHECK:       linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
+// CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK:       %dw, %db = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, 0)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:    ins(%dy, %x, %m, %r :
+// CHECK:       return %dx, %dw, %db
+func.func @layer_norm_backward_one_row(%dy: tensor<2x4xf32>, %x: tensor<2x4xf32>, %m: tensor<1x1xf32>, %r: tensor<1x1xf32>, %w: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %dx, %dw, %db = rlx.layer_norm_backward %dy, %x, %m, %r, %w : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  return %dx, %dw, %db : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
