@@ -93,8 +93,9 @@ def test_reference_models_have_torchvisions_sizes():
 
 
 def test_replayed_dropout_is_pytorchs_dropout():
-    """`DropoutMasks` computes what `native_dropout` does with that mask: `x * mask / (1 - p)`,
-    and autograd's dx = dy * mask / (1 - p)."""
+    """`DropoutMasks` computes what `native_dropout` does with that mask: `x * mask * scale`,
+    scale = 1 / (1 - p), and autograd's dx = dy * mask * scale (a 0/1 mask product is exact,
+    so the order of the two products does not matter)."""
     x = torch.randn(4, 7, dtype=torch.float64, requires_grad=True)
     masks = DropoutMasks(seed=3)
     with masks.applied():
@@ -102,6 +103,7 @@ def test_replayed_dropout_is_pytorchs_dropout():
     (y * torch.arange(28.0, dtype=torch.float64).reshape(4, 7)).sum().backward()
     keep = masks.masks[0].to(torch.float64)
     assert 0 < keep.sum() < 28
-    torch.testing.assert_close(y, x * keep / 0.7, rtol=0, atol=0)
-    torch.testing.assert_close(x.grad, torch.arange(28.0, dtype=torch.float64).reshape(4, 7) * keep / 0.7,
+    scale = 1.0 / 0.7                               # ATen's native_dropout scale, 1 / (1 - p)
+    torch.testing.assert_close(y, x * keep * scale, rtol=0, atol=0)
+    torch.testing.assert_close(x.grad, torch.arange(28.0, dtype=torch.float64).reshape(4, 7) * keep * scale,
                                rtol=0, atol=0)
