@@ -15,7 +15,9 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
 - forward: conv2d (dense, grouped, depthwise), conv_transpose2d, max/avg pool, matmul
   plain and batched, im2col; and 2-D/3-D convs, transposed convs, pools (ceil mode,
   dilation, per-side padding), im2col3d and adaptive pools;
-- f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes).
+- f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes);
+- the elementwise, activation, norm, loss and layout ops and their gradients, and the
+  adjoint ops (max-pool gathers, col2im), one module per family (`iree_families`).
 
 The functions are compiled in a few modules (one per kernel family), not one per case; a
 function IREE rejects fails its own case with IREE's diagnostics (`iree_runtime`), and
@@ -36,6 +38,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+import iree_families
 from iree_runtime import IreeModule, require_iree
 from oracle import assert_matches
 from numeric import test_conv_backward as conv_bwd
@@ -279,6 +282,8 @@ KERNELS = [
       for c in (*AVG_SEMANTICS, *ADAPTIVE_SEMANTICS)),
     *(_one_d_kernel(case) for case in ONE_D),
     _case_kernel("pool_semantics", "empty_batch_dx", EMPTY_BATCH, np.float32, _empty_batch_check),
+    # elementwise, activation, norm, loss, layout and the adjoint ops (`iree_families`)
+    *(_case_kernel(*entry) for entry in iree_families.KERNELS),
 ]
 
 
