@@ -10,7 +10,9 @@ Only f32, one or a few configurations per lowering pattern (and a dynamic batch 
 family has one): the point is that IREE accepts and runs what each pattern emits, the
 family tests cover the configuration matrix natively.
 
-`KERNELS` holds `(module, symbol, text, dtype, check)`: one IREE module per family.
+`KERNELS` holds `(module, symbol, text, dtype, check[, variant, xfail])`: one IREE module per
+family. A variant checks the same function on other inputs (the corner values); xfail
+names a measured IREE difference from PyTorch (strict: it fails while IREE differs).
 """
 
 from __future__ import annotations
@@ -28,7 +30,20 @@ from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
 
-Entry = tuple[str, str, str, type, Callable]
+FLUSHES_SUBNORMALS = (
+    "IREE's CPU runtime runs dispatches with subnormals flushed to zero (FTZ/DAZ): the "
+    "family's corner/special inputs include subnormals (1e-45, 1e-40), which IREE reads as +-0"
+)
+NO_ERFC = (
+    "IREE (llvm-cpu) rejects math.erfc, which the erf-GELU lowering emits: \"failed to legalize "
+    "operation 'math.erfc' that was explicitly marked illegal\""
+)
+TANH_TAILS = (
+    "IREE expands math.tanh into its own approximation, not libm's tanhf: the tanh-GELU gradient's "
+    "1 - tanh^2 (cancellation where tanh ~ 1) is then 5e4 ulp(A) off PyTorch on normal inputs"
+)
+
+Entry = tuple  # (module, symbol, text, dtype, check[, variant, xfail reason])
 
 
 # -- elementwise: binary (broadcasts, a dynamic batch, IEEE specials), unary, reductions, addmm
@@ -101,6 +116,15 @@ def _addmm_check(case: elem.AddmmCase):
 _MISSING = object()
 
 
+# IREE's differences from PyTorch on the family's unary inputs (measured):
+UNARY_XFAIL = {
+    "sqrt": FLUSHES_SUBNORMALS + ": sqrt(1e-40) is 0, not 1e-20",
+    "tanh": FLUSHES_SUBNORMALS + ": tanh(+-1e-40) is +-0 (7e4 ulps); elsewhere within 2.7 ulps",
+    "exp": "IREE expands math.exp into its own approximation, not libm's expf: 3.83 ulps at x = 88.7 "
+    "(near FLT_MAX) against the family's 1.5 (0.70 elsewhere); and exp(-103) is flushed to 0",
+}
+
+
 def _pick(cases, **fields):
     return next(c for c in cases if all(getattr(c, k, _MISSING) == v for k, v in fields.items()))
 
@@ -136,7 +160,12 @@ ELEMENTWISE = [
 ]
 
 
-# -- activation: every op at [8, 64] on the family's inputs, and its dynamic functions
+# -- activation: each op's variant at [8, 64] on the family's normal inputs, and again on
+# its corner values (a variant of the same function), and a dynamic batch.
+
+# Whose corner values pass through IREE (measured): no subnormal reaches a comparison or the result.
+_CORNERS_PASS = {"hardswish", "hardsigmoid", "gelu_tanh", "threshold_backward_05", "hardtanh_backward", "hardsigmoid_backward"}
+_ACTIVATION_OPS = [op for op in act.OPS if op.name not in ("relu6", "leaky_relu_02", "relu6_backward", "leaky_relu_backward_02")]
 
 
 def _activation_check(op: act.Op, kinds):
@@ -162,14 +191,27 @@ def _activation_symbol(op: act.Op, shape_text: str) -> str:
     return f"{op.name}_{shape_text.replace('?', 'd').replace('x', '_')}"
 
 
+def _activation_xfail(op: act.Op, corners: bool) -> str:
+    if op.name.startswith("gelu") and "tanh" not in op.name:
+        return NO_ERFC
+    if op.name == "gelu_tanh_backward":
+        return TANH_TAILS
+    return FLUSHES_SUBNORMALS if corners and op.name not in _CORNERS_PASS else ""
+
+
 ACTIVATION: list[Entry] = [
-    ("activation", _activation_symbol(op, "8x64x"), op.function("f32", "8x64x"), np.float32,
-     _activation_check(op, [k for k in ("normal", "corners_x", "corners_dy") if op.backward or k != "corners_dy"]))
-    for op in act.OPS
+    entry
+    for op in _ACTIVATION_OPS
+    for entry in [
+        ("activation", _activation_symbol(op, "8x64x"), op.function("f32", "8x64x"), np.float32,
+         _activation_check(op, ["normal"]), "", _activation_xfail(op, False)),
+        ("activation", _activation_symbol(op, "8x64x"), op.function("f32", "8x64x"), np.float32,
+         _activation_check(op, ["corners_x", "corners_dy"] if op.backward else ["corners_x"]), "corners",
+         _activation_xfail(op, True)),
+    ]
 ] + [
-    ("activation", _activation_symbol(act.BY_NAME[name], "?x5x"), act.BY_NAME[name].function("f32", "?x5x"), np.float32,
-     _activation_dynamic_check(act.BY_NAME[name]))
-    for name in act.DYNAMIC
+    ("activation", _activation_symbol(act.BY_NAME["silu_backward"], "?x5x"), act.BY_NAME["silu_backward"].function("f32", "?x5x"),
+     np.float32, _activation_dynamic_check(act.BY_NAME["silu_backward"]))
 ]
 
 
@@ -190,12 +232,10 @@ def _norm_check(case: norm.Case):
 
 NORM = [
     norm.BatchNorm(shape=(2, 4, 3, 5), momentum=0.3, eps=1e-3),
-    norm.BatchNorm(shape=(3, 2, 4), dynamic=True),
     norm.BatchNormInference(shape=(2, 3, 5), dynamic=True),
     norm.BatchNormBackward(shape=(2, 3, 4, 5)),
     norm.BatchNormTrainingStep(shape=(2, 3, 4, 4), dynamic=True),
     norm.LayerNorm(shape=(2, 3, 4), k=2),
-    norm.LayerNorm(shape=(3, 16), offset=1000.0),
     norm.LayerNormBackward(shape=(3, 2, 5), dynamic=True),
     norm.LayerNormTrainingStep(shape=(2, 3, 4, 5), k=2),
 ]
@@ -328,7 +368,7 @@ ADJOINT: list[Entry] = [
 
 
 KERNELS: list[Entry] = [
-    *(("elementwise", c.symbol, c.function(), np.float32, check) for c, check in ELEMENTWISE),
+    *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
     *(("norm", c.symbol, c.text(), np.float32, _norm_check(c)) for c in NORM),
     *(("loss", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in LOSS),
