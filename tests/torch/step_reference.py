@@ -36,7 +36,7 @@ class DropoutMasks:
 
     def for_step(self, dtype) -> list[np.ndarray]:
         """The masks as `compiled(..., masks=...)` takes them (0.0 / 1.0 in the step's dtype)."""
-        return [m.to(dtype).numpy() for m in self.masks]
+        return [m.numpy().astype(dtype) for m in self.masks]
 
     @contextlib.contextmanager
     def applied(self):
