@@ -265,9 +265,15 @@ def module_of(compile_rlx):
 
 
 def test_every_1d_op_has_a_case():
+    """Every 1-D conv and pool op. The 1-D adjoints autodiff emits (`dialects/adjoint.py`:
+    the max-pool gathers, col2im1d) have no case here yet: their 1-D lowering is checked by
+    `lit_tests/decompose-backward/adjoint*.mlir` only."""
     from rlx_mlir.dialects import rlx
 
-    one_d = {op.name for op in rlx.RLX.operations if getattr(op, "SPATIAL_RANK", 0) == 1}
+    one_d = {
+        op.name for op in rlx.RLX.operations
+        if getattr(op, "SPATIAL_RANK", 0) == 1 and not op.__module__.endswith(".adjoint")
+    }
     assert {case.op for case in CASES} == one_d
 
 
