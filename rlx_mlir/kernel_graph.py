@@ -12,11 +12,19 @@ NumPy arrays in between, each freed after its last use.
 Why not `func.call` inside one library: MLIR 22's ownership-based buffer deallocation
 then checks at run time whether the step's many results alias the callees' buffers, and
 lowers that check through `memref<?xi1>`, on which `memref-to-llvm` asserts.
+
+The kernels are split into one library per CPU the process may use, balanced by size, and
+the libraries are built concurrently (the tools are separate processes): ResNet-18's step
+at batch 8, 224x224 has 76 kernels, which took 35 s as one library on this 2-core machine.
+One library per kernel would cache finer but costs every kernel the tools' start-up (about
+0.4 s for the smallest): 81 s of tool time in all, against 35 s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +48,7 @@ class _Call:
 class KernelGraphFunction:
     """A function whose body is kernel calls, tensor constants and a return, run in Python."""
 
-    def __init__(self, function: func.FuncOp, kernels: NativeModule):
+    def __init__(self, function: func.FuncOp, kernels: "NativeModule | _Libraries"):
         self.name = function.sym_name.data
         block = function.body.block
         index = {arg: i for i, arg in enumerate(block.args)}
@@ -104,7 +112,7 @@ class KernelGraph:
     """`graph["f"](*arrays)`, like a `NativeModule`: the kernel graphs, and the library's
     other public functions as they are."""
 
-    def __init__(self, functions: Sequence[func.FuncOp], kernels: NativeModule):
+    def __init__(self, functions: Sequence[func.FuncOp], kernels: "NativeModule | _Libraries"):
         self.kernels = kernels
         self._functions = {f.sym_name.data: KernelGraphFunction(f, kernels) for f in functions}
 
@@ -123,11 +131,13 @@ def _is_graph(function: func.FuncOp) -> bool:
     )
 
 
-def compile_as_kernels(module: ModuleOp, pipeline: str | None = None) -> KernelGraph | NativeModule:
+def compile_as_kernels(module: ModuleOp, pipeline: str | None = None, jobs: int | None = None) -> KernelGraph | NativeModule:
     """`module` (lowered with its RLX ops outlined into private kernels,
-    `api.lower_to_linalg(..., outline=True)`) as one library whose public functions are the
-    kernels, and the functions that only call kernels run as graphs over it. A public
-    function with other ops in its body is compiled as it is, beside the kernels."""
+    `api.lower_to_linalg(..., outline=True)`) as libraries whose public functions are the
+    kernels, and the functions that only call kernels run as graphs over them. A public
+    function with other ops in its body is compiled as it is, beside the kernels.
+
+    `jobs` libraries are built at once (default: the CPUs this process may use)."""
     graphs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp) and _is_graph(op)]
     if not graphs:
         return compile_module(module, pipeline)
@@ -139,6 +149,56 @@ def compile_as_kernels(module: ModuleOp, pipeline: str | None = None) -> KernelG
                 op.erase()
             elif op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
                 op.sym_visibility = None  # a kernel: called from Python
-    kernels = compile_module(library, pipeline)
-    graph = KernelGraph(graphs, kernels)
-    return graph
+    parts = _partition(library, jobs or _usable_cpus())
+    with ThreadPoolExecutor(len(parts)) as pool:
+        built = list(pool.map(lambda part: compile_module(part, pipeline), parts))
+    return KernelGraph(graphs, _Libraries(built))
+
+
+def _usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _partition(library: ModuleOp, parts: int) -> list[ModuleOp]:
+    """`library`'s functions in at most `parts` modules of about equal printed size (the
+    tools' time grows with it), largest first into the smallest part. Deterministic, so an
+    unchanged module maps to the same cached libraries. A module with anything but
+    functions, or with calls between them, stays whole."""
+    functions = list(library.body.block.ops)
+    if parts <= 1 or len(functions) <= 1 or not all(
+        isinstance(f, func.FuncOp) and not any(isinstance(op, func.CallOp) for op in f.walk()) for f in functions
+    ):
+        return [library]
+    sized = sorted(((len(str(f)), f.sym_name.data, f) for f in functions), key=lambda t: (-t[0], t[1]))
+    bins: list[tuple[int, list[func.FuncOp]]] = [(0, []) for _ in range(min(parts, len(functions)))]
+    for size, _, function in sized:
+        i = min(range(len(bins)), key=lambda b: bins[b][0])
+        bins[i] = (bins[i][0] + size, [*bins[i][1], function])
+    modules = []
+    for _, members in bins:
+        for function in members:
+            function.detach()
+        modules.append(ModuleOp(sorted(members, key=lambda f: f.sym_name.data)))
+    return modules
+
+
+class _Libraries:
+    """Several compiled libraries looked up as one, by function name."""
+
+    def __init__(self, libraries: Sequence[NativeModule]):
+        self._by_name = {name: library for library in libraries for name in library}
+
+    def __getitem__(self, name: str):
+        return self._by_name[name][name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
