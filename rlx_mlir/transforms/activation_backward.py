@@ -27,8 +27,11 @@ from rlx_mlir.transforms.activation import (
     Logistic,
     Scalars,
     elementwise,
-    gelu_cdf,
+    SMALL_ERF_X,
+    SQRT1_2,
+    NormalTail,
     gelu_tanh_argument,
+    small_erf,
 )
 
 ONE_SIXTH_F32 = struct.unpack("f", struct.pack("f", 1.0 / 6.0))[0]
@@ -134,11 +137,20 @@ class GeluBackwardToLinalg(RewritePattern):
 
 
 def _gelu_gradient(s: Scalars, dy, x):
-    # x * pdf = ((x / sqrt(2 pi)) * h) * h with h = exp(-x^2 / 4): while the product is
-    # above the subnormal range h is normal, so it is rounded into that range only once.
-    h = s.exp(s.mul(s.mul(x, x), s.const(-0.25)))
-    x_pdf = s.mul(s.mul(s.mul(x, s.const(INV_SQRT_2PI)), h), h)
-    return s.mul(dy, s.add(gelu_cdf(s, x), x_pdf))
+    # cdf + x pdf with one `NormalTail(x)`: x pdf = x / sqrt(2 pi) * exp(-x^2 / 2) and, for
+    # x < 0, cdf = 0.5 erfc(|x| / sqrt 2); both end in `* e * e`, so for x < 0 the sum is
+    # ((0.5 m + (x / sqrt(2 pi)) g) * e) * e (g = exp(-(x - xh)(x + xh) / 2)): one rounding
+    # into the subnormal range. 0.5 m ~ 1 / (sqrt(2 pi) |x|) and |x| / sqrt(2 pi) differ
+    # by x^2 for |x| > 1 and both are O(1) near 0, so the sum cancels by at most 2 bits.
+    tail = NormalTail(s, x)
+    x_scaled = s.mul(x, s.const(INV_SQRT_2PI))
+    negative = s.add(s.mul(s.const(0.5), tail.m), s.mul(x_scaled, tail.gauss_tail))
+    below = s.mul(s.mul(negative, tail.e), tail.e)
+    x_pdf = tail.times_gauss(x_scaled)
+    near = s.add(s.mul(s.const(0.5), s.add(s.const(1.0), small_erf(s, s.mul(x, s.const(SQRT1_2))))), x_pdf)
+    above = s.add(s.sub(s.const(1.0), tail.times_erfc(s.const(0.5))), x_pdf)
+    far = s.select(s.lt(x, s.const(0.0)), below, above)
+    return s.mul(dy, s.select(s.lt(s.abs(x), s.const(SMALL_ERF_X)), near, far))
 
 
 def _gelu_tanh_gradient(s: Scalars, dy, x):
