@@ -195,8 +195,6 @@ def _activation_symbol(op: act.Op, shape_text: str) -> str:
 
 
 def _activation_xfail(op: act.Op, corners: bool) -> str:
-    if op.name.startswith("gelu") and "tanh" not in op.name:
-        return NO_ERFC
     if op.name == "gelu_tanh_backward":
         return TANH_TAILS
     return FLUSHES_SUBNORMALS if corners and op.name not in _CORNERS_PASS else ""
