@@ -117,7 +117,7 @@ UNARY_XFAIL = {
     "exp": "IREE expands math.exp into its own approximation, not libm's expf: 3.83 ulps at x = 88.7 "
     "(near FLT_MAX) against the family's 1.5 (0.70 elsewhere); and exp(-103) is flushed to 0. "
     "Measured on 3200 points per range (mpmath reference): within 0.99 ulp on [-87.3, 88.6], 3.83 at "
-    "88.7, and 0 for every result below FLT_MIN (x < -87.34), . The flush is IREE's "
+    "88.7, and 0 for every result below FLT_MIN (x < -87.34). The flush is IREE's "
     "(FTZ); the 88.7 edge is its range reduction (exp(x / 2)^2 would dodge it but adds a rounding "
     "everywhere, and exp's lowering is not the activation family's)",
 }

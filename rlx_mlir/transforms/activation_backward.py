@@ -9,8 +9,10 @@ disagree on a NaN x (its `hardtanh_backward` and `hardswish_backward` give dy in
 scalar loop that handles a tensor's last few elements, and 0 / NaN in the vectorised loop
 that handles the rest), the vectorised result, which PyTorch returns for all but the
 tail of a tensor, is the one implemented. The smooth gradients evaluate the derivative
-of the forward lowering's formulation (`activation.Logistic`, `math.erfc`), in the order
-of ATen's terms (`left_derivative + right_derivative` etc.).
+of the forward lowering's formulation (`activation.Logistic`, `activation.NormalTail`,
+`activation.small_erf`: no math.erfc, which IREE rejects), in the order of ATen's terms
+(`left_derivative + right_derivative` etc.), except that no term is rounded into the
+subnormal range while the gradient is above it (IREE flushes subnormal intermediates).
 """
 
 from __future__ import annotations
@@ -117,18 +119,21 @@ class SiluBackwardToLinalg(RewritePattern):
 
 
 class GeluBackwardToLinalg(RewritePattern):
-    """approximate "none":
-        dx = dy * (cdf + x * pdf),  cdf = 0.5 * erfc(-(x * M_SQRT1_2)),
-                                    x * pdf = ((x / sqrt(2 pi)) * h) * h, h = exp((x * x) * -0.25)
+    """approximate "none", with `NormalTail(x)`'s m, e, g (erfc(|x| / sqrt 2) = (m e) e,
+    exp(-x^2 / 2) = (g e) e) and x pdf = ((x / sqrt(2 pi)) g) e) e:
+        dx = dy * (cdf + x pdf),  |x| < 0.75:  cdf = 0.5 (1 + erf(x / sqrt 2))   (Taylor)
+                                  x < 0:       cdf + x pdf = ((0.5 m + (x / sqrt(2 pi)) g) e) e
+                                  else:        cdf = 1 - 0.5 erfc(|x| / sqrt 2)
     approximate "tanh", with z = 2u, u = sqrt(2/pi) (x + 0.044715 x^3), s = sigmoid(z):
         ATen's left_derivative  0.5 * (1 + tanh u)                         = s
         ATen's right_derivative 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3k x^2)
-                              = t * sqrt(2/pi) + ((t * x) * x) * 3k sqrt(2/pi),
-                                t = 2x h^2 / d^2 = ((((2x) * h) / d) * h) / d
-        dx = dy * (left + right)
+                              = r * h,  r = t * sqrt(2/pi) + ((t * x) * x) * 3k sqrt(2/pi),
+                                t = 2x h / d^2 = (((2x) * h) / d) / d
+        dx = dy * (left + right) = dy * (z >= 0 ? 1 / d + r h : (h / d + r) h)
     (h, d of `Logistic(z)`; 1 - tanh^2 u = 4 sigmoid(z) sigmoid(-z) = 4 h^2 / d^2). The
     factor (1 + 3k x^2) is distributed so that t = 0 at large |x| is never multiplied by an
-    overflowed x^2. NaN at x = +-inf, as in ATen.
+    overflowed x^2, and for z < 0 (left = h^2 / d) one h is factored out so that no term is
+    subnormal while the gradient is normal. NaN at x = +-inf, as in ATen.
     """
 
     @op_type_rewrite_pattern
@@ -139,7 +144,7 @@ class GeluBackwardToLinalg(RewritePattern):
 def _gelu_gradient(s: Scalars, dy, x):
     # cdf + x pdf with one `NormalTail(x)`: x pdf = x / sqrt(2 pi) * exp(-x^2 / 2) and, for
     # x < 0, cdf = 0.5 erfc(|x| / sqrt 2); both end in `* e * e`, so for x < 0 the sum is
-    # ((0.5 m + (x / sqrt(2 pi)) g) * e) * e (g = exp(-(x - xh)(x + xh) / 2)): one rounding
+    # ((0.5 m + (x / sqrt(2 pi)) g) * e) * e (g = exp(-(a - ah)(a + ah) / 2), a = |x|): one rounding
     # into the subnormal range. 0.5 m ~ 1 / (sqrt(2 pi) |x|) and |x| / sqrt(2 pi) differ
     # by x^2 for |x| > 1 and both are O(1) near 0, so the sum cancels by at most 2 bits.
     tail = NormalTail(s, x)
