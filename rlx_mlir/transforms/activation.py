@@ -21,7 +21,7 @@ formula loses accuracy in a tail, the body computes the same function another wa
   series for |x| < 0.75, and otherwise erfc(|x| / sqrt 2) (x < 0) or 2 - erfc (x >= 0),
   with erfc(t) = C(y) / (1 + 2t) * exp(-x^2 / 2), C a fixed 15-term (f32) / 28-term (f64)
   Chebyshev series of (1 + 2t) exp(t^2) erfc(t) in y = (t - 3.75) / (t + 3.75), and the
-  exponent exact by a Veltkamp split of |x| (`NormalTail`). Fixed-size IR, three selects.
+  exponent exact by a Veltkamp split of |x| (`NormalTail`). Fixed-size IR, two selects.
 
   Measured on a dense sweep (9750 points: x = -geomspace(1e-4, 14 (f32) / 38 (f64)),
   linspace(-6, 6), geomspace(1e-4, 10); mpmath reference at 30 digits; the error in ulps
