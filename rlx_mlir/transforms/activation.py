@@ -364,8 +364,9 @@ class NormalTail:
         y = s.sub(s.const(1.0), s.div(s.add(k, k), s.add(t, k)))
         terms = ERFCX_CHEBYSHEV if s.is_f64() else ERFCX_CHEBYSHEV[:ERFCX_TERMS_F32]
         two_y = s.add(y, y)
-        b1, b2 = s.const(terms[-1]), s.const(0.0)
-        for c in reversed(terms[1:-1]):
+        b2 = s.const(terms[-1])  # b_n; b_{n+1} = 0, so b_{n-1} = 2y b_n + c_{n-1}
+        b1 = s.add(s.mul(two_y, b2), s.const(terms[-2]))
+        for c in reversed(terms[1:-2]):
             b1, b2 = s.add(s.sub(s.mul(two_y, b1), b2), s.const(c)), b1
         series = s.add(s.sub(s.mul(y, b1), b2), s.const(terms[0]))
         self.m = s.mul(s.div(series, s.add(s.const(1.0), s.add(t, t))), self.gauss_tail)
