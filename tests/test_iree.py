@@ -18,8 +18,8 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
 - f64, f16 and a dynamic batch (`tensor<?x...>`, called with two batch sizes);
 - the elementwise, activation, norm, loss and layout ops and their gradients, and the
   adjoint ops (max-pool gathers, col2im), one module per family (`iree_families`); where
-  IREE itself differs from PyTorch (subnormals flushed, no `math.erfc`, its exp/tanh
-  approximations) the kernel is a strict xfail that says so.
+  IREE itself differs from PyTorch (subnormals flushed, its exp approximation at
+  x = 88.7) the kernel is a strict xfail that says so.
 
 The functions are compiled in a few modules (one per kernel family), not one per case; a
 function IREE rejects fails its own case with IREE's diagnostics (`iree_runtime`), and

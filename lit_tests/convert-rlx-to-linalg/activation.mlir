@@ -69,15 +69,41 @@ func.func @hardswish(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// gelu "none": (x * 0.5) * erfc(-(x * M_SQRT1_2)), no 1 + erf(...) cancellation.
+// gelu "none": (x * 0.5) * 2 Phi(x), 2 Phi from math.exp and arith only (IREE rejects
+// math.erfc): the exponent -x^2/2 exact by a Veltkamp split of |x| (2^27 + 1 in f64,
+// 2^12 + 1 in f32), a Chebyshev series in y = 1 - 7.5 / (t + 3.75), erf's Taylor series
+// for |x| < 0.75, two selects.
 // CHECK-LABEL: func.func @gelu
-// CHECK:         arith.constant 0.70710678118654757 : f64
-// CHECK:         arith.negf
-// CHECK:         math.erfc
-// CHECK-NOT:     math.erf {{.*}}
+// CHECK-NOT:     math.erf
+// CHECK:         arith.constant 6.000000e+01 : f64
+// CHECK-NOT:     math.erf
+// CHECK:         arith.constant 0x41A0000002000000 : f64
+// CHECK-NOT:     math.erf
+// CHECK-COUNT-2: math.exp
+// CHECK-NOT:     math.erf
+// CHECK:         arith.constant 3.750000e+00 : f64
+// CHECK-NOT:     math.erf
+// CHECK:         arith.select
+// CHECK-NOT:     math.erf
+// CHECK:         arith.constant 7.500000e-01 : f64
+// CHECK-NOT:     math.erf
+// CHECK:         arith.select
+// CHECK-NOT:     math.erf
+// CHECK:         linalg.yield
 func.func @gelu(%x: tensor<8xf64>) -> tensor<8xf64> {
   %y = rlx.gelu %x : (tensor<8xf64>) -> tensor<8xf64>
   return %y : tensor<8xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gelu_f32
+// CHECK:         arith.constant 4.097000e+03 : f32
+// CHECK-NOT:     math.erf
+// CHECK:         linalg.yield
+func.func @gelu_f32(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = rlx.gelu %x : (tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
 }
 
 // -----

@@ -9,8 +9,10 @@ disagree on a NaN x (its `hardtanh_backward` and `hardswish_backward` give dy in
 scalar loop that handles a tensor's last few elements, and 0 / NaN in the vectorised loop
 that handles the rest), the vectorised result, which PyTorch returns for all but the
 tail of a tensor, is the one implemented. The smooth gradients evaluate the derivative
-of the forward lowering's formulation (`activation.Logistic`, `math.erfc`), in the order
-of ATen's terms (`left_derivative + right_derivative` etc.).
+of the forward lowering's formulation (`activation.Logistic`, `activation.NormalTail`,
+`activation.small_erf`: no math.erfc, which IREE rejects), in the order of ATen's terms
+(`left_derivative + right_derivative` etc.), except that no term is rounded into the
+subnormal range while the gradient is above it (IREE flushes subnormal intermediates).
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ from rlx_mlir.transforms.activation import (
     Logistic,
     Scalars,
     elementwise,
-    gelu_cdf,
+    SMALL_ERF_X,
+    SQRT1_2,
+    NormalTail,
     gelu_tanh_argument,
+    small_erf,
 )
 
 ONE_SIXTH_F32 = struct.unpack("f", struct.pack("f", 1.0 / 6.0))[0]
@@ -114,18 +119,21 @@ class SiluBackwardToLinalg(RewritePattern):
 
 
 class GeluBackwardToLinalg(RewritePattern):
-    """approximate "none":
-        dx = dy * (cdf + x * pdf),  cdf = 0.5 * erfc(-(x * M_SQRT1_2)),
-                                    x * pdf = ((x / sqrt(2 pi)) * h) * h, h = exp((x * x) * -0.25)
+    """approximate "none", with `NormalTail(x)`'s m, e, g (erfc(|x| / sqrt 2) = (m e) e,
+    exp(-x^2 / 2) = (g e) e) and x pdf = ((x / sqrt(2 pi)) g) e) e:
+        dx = dy * (cdf + x pdf),  |x| < 0.75:  cdf = 0.5 (1 + erf(x / sqrt 2))   (Taylor)
+                                  x < 0:       cdf + x pdf = ((0.5 m + (x / sqrt(2 pi)) g) e) e
+                                  else:        cdf = 1 - 0.5 erfc(|x| / sqrt 2)
     approximate "tanh", with z = 2u, u = sqrt(2/pi) (x + 0.044715 x^3), s = sigmoid(z):
         ATen's left_derivative  0.5 * (1 + tanh u)                         = s
         ATen's right_derivative 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3k x^2)
-                              = t * sqrt(2/pi) + ((t * x) * x) * 3k sqrt(2/pi),
-                                t = 2x h^2 / d^2 = ((((2x) * h) / d) * h) / d
-        dx = dy * (left + right)
+                              = r * h,  r = t * sqrt(2/pi) + ((t * x) * x) * 3k sqrt(2/pi),
+                                t = 2x h / d^2 = (((2x) * h) / d) / d
+        dx = dy * (left + right) = dy * (z >= 0 ? 1 / d + r h : (h / d + r) h)
     (h, d of `Logistic(z)`; 1 - tanh^2 u = 4 sigmoid(z) sigmoid(-z) = 4 h^2 / d^2). The
     factor (1 + 3k x^2) is distributed so that t = 0 at large |x| is never multiplied by an
-    overflowed x^2. NaN at x = +-inf, as in ATen.
+    overflowed x^2, and for z < 0 (left = h^2 / d) one h is factored out so that no term is
+    subnormal while the gradient is normal. NaN at x = +-inf, as in ATen.
     """
 
     @op_type_rewrite_pattern
@@ -134,22 +142,40 @@ class GeluBackwardToLinalg(RewritePattern):
 
 
 def _gelu_gradient(s: Scalars, dy, x):
-    # x * pdf = ((x / sqrt(2 pi)) * h) * h with h = exp(-x^2 / 4): while the product is
-    # above the subnormal range h is normal, so it is rounded into that range only once.
-    h = s.exp(s.mul(s.mul(x, x), s.const(-0.25)))
-    x_pdf = s.mul(s.mul(s.mul(x, s.const(INV_SQRT_2PI)), h), h)
-    return s.mul(dy, s.add(gelu_cdf(s, x), x_pdf))
+    # cdf + x pdf with one `NormalTail(x)`: x pdf = x / sqrt(2 pi) * exp(-x^2 / 2) and, for
+    # x < 0, cdf = 0.5 erfc(|x| / sqrt 2); both end in `* e * e`, so for x < 0 the sum is
+    # ((0.5 m + (x / sqrt(2 pi)) g) * e) * e (g = exp(-(a - ah)(a + ah) / 2), a = |x|): one rounding
+    # into the subnormal range. 0.5 m ~ 1 / (sqrt(2 pi) |x|) and |x| / sqrt(2 pi) differ
+    # by x^2 for |x| > 1 and both are O(1) near 0, so the sum cancels by at most 2 bits.
+    tail = NormalTail(s, x)
+    x_scaled = s.mul(x, s.const(INV_SQRT_2PI))
+    negative = s.add(s.mul(s.const(0.5), tail.m), s.mul(x_scaled, tail.gauss_tail))
+    below = s.mul(s.mul(negative, tail.e), tail.e)
+    x_pdf = tail.times_gauss(x_scaled)
+    near = s.add(s.mul(s.const(0.5), s.add(s.const(1.0), small_erf(s, s.mul(x, s.const(SQRT1_2))))), x_pdf)
+    above = s.add(s.sub(s.const(1.0), tail.times_erfc(s.const(0.5))), x_pdf)
+    far = s.select(s.lt(x, s.const(0.0)), below, above)
+    return s.mul(dy, s.select(s.lt(s.abs(x), s.const(SMALL_ERF_X)), near, far))
 
 
 def _gelu_tanh_gradient(s: Scalars, dy, x):
-    logistic = Logistic(s, gelu_tanh_argument(s, x))
+    # left + right with one factor h of right's h^2 pulled out: right = r * h, r = t' sqrt(2/pi)
+    # + ((t' x) x) 3k sqrt(2/pi), t' = (((2x) h) / d) / d. For z >= 0, left = 1 / d; for
+    # z < 0, left = h (h / d) and the sum is (h / d + r) * h, so no term is rounded into the
+    # subnormal range while the gradient is above it (h^2 / d is subnormal from x ~ -10 in
+    # f32, where the gradient is still ~1e-36; IREE flushes such intermediates to 0).
+    z = gelu_tanh_argument(s, x)
+    logistic = Logistic(s, z)
     h, d = logistic.h, logistic.d
-    t = s.div(s.mul(s.div(s.mul(s.add(x, x), h), d), h), d)
-    right = s.add(
+    t = s.div(s.div(s.mul(s.add(x, x), h), d), d)
+    r = s.add(
         s.mul(t, s.const(SQRT_2_OVER_PI)),
         s.mul(s.mul(s.mul(t, x), x), s.const(3.0 * GELU_TANH_KAPPA * SQRT_2_OVER_PI)),
     )
-    return s.mul(dy, s.add(logistic.value(), right))
+    nonnegative = s.add(s.div(s.const(1.0), d), s.mul(r, h))
+    negative = s.mul(s.add(s.div(h, d), r), h)
+    z_nonnegative = s.ge(z, s.const(0.0))
+    return s.mul(dy, s.select(z_nonnegative, nonnegative, negative))
 
 
 class LeakyReluBackwardToLinalg(RewritePattern):
