@@ -73,10 +73,10 @@ def set_pooling_max_body(pool: linalg.PoolingNchwMaxOp) -> None:
 class ErfcOp(xdsl_math.FloatingPointLikeUnaryMathOperation):
     """`math.erfc`, upstream MLIR's complementary error function (lowered to libm's erfc).
 
-    xDSL 0.75's math dialect lacks it, and gelu needs it (`1 + erf(t)` is `erfc(-t)`,
-    without the cancellation for negative t). This is upstream's name and syntax, so the
-    printed IR is what mlir-opt expects; `MATH` is xDSL's math dialect with it, which
-    `ir.make_context` registers, so our own output parses back.
+    xDSL 0.75's math dialect lacks it, and a user's input may hold it (our lowerings no
+    longer emit it: IREE rejects it, so gelu evaluates its erfc tail from `math.exp`).
+    This is upstream's name and syntax, so the printed IR is what mlir-opt expects; `MATH`
+    is xDSL's math dialect with it, which `ir.make_context` and rlx-opt register.
 
     Drop when `xdsl.dialects.math` has `ErfcOp` (then `import_math_erfc` in
     `tests/test_activation_lowering.py` parses with plain xDSL).

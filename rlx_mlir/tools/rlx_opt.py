@@ -93,7 +93,7 @@ class RlxOptMain(xDSLOptMain):
         from rlx_mlir.compat import MATH
 
         for name, factory in _multiverse().all_dialects.items():
-            # xDSL's math dialect lacks math.erfc, which the gelu lowerings emit (compat.MATH).
+            # xDSL's math dialect lacks math.erfc, which user input may hold (compat.MATH).
             self.ctx.register_dialect(name, (lambda: MATH) if name == MATH.name else factory)
         for name, factory in RLX_UNIVERSE.all_dialects.items():
             if name not in self.ctx.registered_dialect_names:
