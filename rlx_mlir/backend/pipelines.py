@@ -329,7 +329,12 @@ def get_pipeline(name: str, machine: MachineParams | None = None) -> Pipeline:
         ) from None
     if name not in _BUILDERS or registered is not pipeline_for(name, schedules.PARAMS):
         return registered
-    return pipeline_for(name, schedules.machine_params() if machine is None else machine)
+    machine = schedules.machine_params() if machine is None else machine
+    pipeline = pipeline_for(name, machine)
+    if pipeline.uses_schedules:
+        # Rewrites the rendered params file should a temp cleaner have removed it since.
+        schedules.params_library(machine)
+    return pipeline
 
 
 def default_pipeline() -> str:
