@@ -24,7 +24,19 @@ import numpy as np
 
 from benchmarks.cases import Case
 
-THREADS = 2
+
+
+def _machine_threads() -> int:
+    """OMP_NUM_THREADS if set, else the CPUs this process may use: the count our
+    libraries are compiled for (rlx_mlir.backend.schedules.thread_count), so PyTorch and
+    we run on the same number of threads."""
+    requested = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if requested.isdigit() and int(requested) > 0:
+        return int(requested)
+    return len(os.sched_getaffinity(0))
+
+
+THREADS = _machine_threads()
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -1,4 +1,4 @@
-"""Benchmark suite of issue 5: our backward kernels against PyTorch, same process, 2 threads.
+"""Benchmark suite of issue 5: our backward kernels against PyTorch, same process, same threads.
 
     python -m benchmarks.run                       # every case, the default pipeline (optimizing-omp)
     python -m benchmarks.run --pipeline o3 --cases a- b-
@@ -14,6 +14,7 @@ compile of that module to a shared library.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import platform
 import sys
@@ -26,6 +27,17 @@ if __package__ in (None, ""):
 from benchmarks.harness import REPO, THREADS, configure_threads  # noqa: E402
 
 configure_threads(THREADS)
+
+
+def _cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo (empty where there is none)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
 
 
 def main(argv=None) -> int:
@@ -55,6 +67,7 @@ def main(argv=None) -> int:
         time_decompose,
         write_chart,
     )
+    from rlx_mlir.backend.schedules import machine_params
 
     if args.pipeline is None:
         from rlx_mlir.backend.pipelines import default_pipeline
@@ -104,6 +117,9 @@ def main(argv=None) -> int:
         "batches": args.batches,
         "torch": torch.__version__,
         "machine": platform.processor() or platform.machine(),
+        "cpu": _cpu_model(),
+        # What our libraries were compiled for (threads, f32 vector lanes, LLVM CPU).
+        "compiled_for": dataclasses.asdict(machine_params()),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "summary": summary,
         "cases": [r.to_json() for r in results],

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rlx_mlir.backend import schedules
+from rlx_mlir.backend.schedules import MachineParams
 
 # Bufferize whole functions: tensors at function boundaries become memrefs with the
 # identity layout, so the C interface takes plain contiguous buffers.
@@ -47,7 +48,7 @@ _TO_LLVM_DIALECT = (
 )
 
 
-def _host_triple() -> str:
+def host_triple() -> str:
     """The LLVM target triple of this machine, e.g. ``x86_64-pc-linux-gnu``."""
     import platform
     import sysconfig
@@ -55,10 +56,15 @@ def _host_triple() -> str:
     return sysconfig.get_config_var("HOST_GNU_TYPE") or f"{platform.machine()}-unknown-linux-gnu"
 
 
-# Flags for `opt` and `llc` alike. The IR mlir-translate writes names no target: without a
-# triple `opt` models a generic target on which no loop is worth vectorizing, and llc
-# expanded memset a byte at a time (measurements: docs/schedules-notes.md).
-_LLVM_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
+def _llvm_native(cpu: str) -> tuple[str, ...]:
+    """Flags for `opt` and `llc` alike, for LLVM CPU ``cpu`` (``native``: this host).
+
+    The IR mlir-translate writes names no target: without a triple `opt` models a generic
+    target on which no loop is worth vectorizing, and llc expanded memset a byte at a time
+    (measurements: docs/schedules-notes.md).
+    """
+    return ("-O3", f"-mtriple={host_triple()}", f"-mcpu={cpu}")
+
 
 # llc's schedulers track every memory operation of a scheduling region against every
 # other, quadratic in the region: the fully unrolled window scans of max-pool backward
@@ -67,7 +73,7 @@ _LLVM_NATIVE = ("-O3", f"-mtriple={_host_triple()}", "-mcpu=native")
 # instead; only ordering edges are added, so the code stays correct. That kernel's llc
 # time falls to 1.8 s, while the machine code of every conv and matmul kernel of
 # ResNet-18's step stays byte-identical (at 100 it did not: 13 of 35 changed).
-_LLC_NATIVE = (*_LLVM_NATIVE, "-dag-maps-huge-region=200")
+_LLC_HUGE_REGION = ("-dag-maps-huge-region=200",)
 
 # The scheduled pipelines let llc fuse a multiply and the add consuming it into one FMA
 # (one rounding instead of two, as oneDNN's kernels do). The vectorized contractions need
@@ -75,7 +81,7 @@ _LLC_NATIVE = (*_LLVM_NATIVE, "-dag-maps-huge-region=200")
 # without this run at half the FMA throughput. (llc 22 warns that the X86 backend ignores
 # the flag; it does not: the conv-weight kernel has 64 vfmadd with it, 64 vmulps + 64
 # vaddps without.)
-_LLC_NATIVE_FMA = (*_LLC_NATIVE, "--fp-contract=fast")
+_LLC_FMA = ("--fp-contract=fast",)
 
 
 @dataclass(frozen=True)
@@ -105,34 +111,39 @@ class Pipeline:
         return () if self.link is None else self.link()
 
 
-PLAIN = Pipeline(
-    name="plain",
-    mlir_opt_flags=_TO_LLVM_DIALECT,
-    llvm_opt_flags=(),
-    llc_flags=_LLC_NATIVE,
-    doc=(
-        "Reference lowering: linalg to scalar loops, no loop transformations and no LLVM"
-        " mid-level optimizer. Slow but simple; the baseline every other pipeline must"
-        " match numerically."
-    ),
-)
+def _plain(machine: MachineParams) -> Pipeline:
+    return Pipeline(
+        name="plain",
+        mlir_opt_flags=_TO_LLVM_DIALECT,
+        llvm_opt_flags=(),
+        llc_flags=(*_llvm_native(machine.cpu), *_LLC_HUGE_REGION),
+        doc=(
+            "Reference lowering: linalg to scalar loops, no loop transformations and no LLVM"
+            " mid-level optimizer. Slow but simple; the baseline every other pipeline must"
+            " match numerically."
+        ),
+    )
 
-O3 = Pipeline(
-    name="o3",
-    mlir_opt_flags=_TO_LLVM_DIALECT,
-    llvm_opt_flags=_LLVM_NATIVE,
-    llc_flags=_LLC_NATIVE,
-    doc=(
-        "The plain lowering followed by LLVM 'opt -O3' on the LLVM IR: LLVM vectorizes and"
-        " unrolls the scalar loops (about 5x on convolutions) at the cost of a slower"
-        " compile. Same MLIR, so numerics differ from plain only by floating-point"
-        " reassociation LLVM may legally do (none without fast-math flags)."
-    ),
-)
+
+def _o3(machine: MachineParams) -> Pipeline:
+    return Pipeline(
+        name="o3",
+        mlir_opt_flags=_TO_LLVM_DIALECT,
+        llvm_opt_flags=_llvm_native(machine.cpu),
+        llc_flags=(*_llvm_native(machine.cpu), *_LLC_HUGE_REGION),
+        doc=(
+            "The plain lowering followed by LLVM 'opt -O3' on the LLVM IR: LLVM vectorizes and"
+            " unrolls the scalar loops (about 5x on convolutions) at the cost of a slower"
+            " compile. Same MLIR, so numerics differ from plain only by floating-point"
+            " reassociation LLVM may legally do (none without fast-math flags)."
+        ),
+    )
+
 
 SCHEDULES_DIR = schedules.SCHEDULES_DIR
-# The entry point (@__transform_main); the machine parameters (params.mlir, rendered from
-# schedules.PARAMS) and the shared steps (common.mlir) the other libraries include; one
+# The entry point (@__transform_main); the machine parameters (params.mlir, the rendering of
+# schedules.PARAMS; the pipelines preload the rendering of the machine compiled for instead,
+# see _schedule_files) and the shared steps (common.mlir) the other libraries include; one
 # library per op kind, each exporting @apply_<kind> (see main.mlir). The compile cache keys
 # on their contents (compile._cache_key), so editing one, or the parameters, rebuilds.
 OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "main.mlir"
@@ -147,24 +158,35 @@ SCHEDULE_LIBRARIES = (
 SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)
 
 
-def _optimizing_flags(threads: bool) -> tuple[str, ...]:
+def schedule_files(machine: MachineParams) -> tuple[Path, ...]:
+    """:data:`SCHEDULE_FILES` with ``params.mlir`` rendered for ``machine``."""
+    params = schedules.params_library(machine)
+    return tuple(params if path == schedules.PARAMS_FILE else path for path in SCHEDULE_FILES)
+
+
+def _optimizing_flags(machine: MachineParams, threads: bool) -> tuple[str, ...]:
     """mlir-opt flags: the transform schedule, then the plain lowering adapted to it.
 
     The schedule tiles, vectorizes and bufferizes (see its header); what it leaves as
     linalg on buffers becomes sequential loops here. The schedules' scf.forall loops become
-    OpenMP loops with ``threads``, sequential loops otherwise. Unscheduled ops stay
-    sequential either way: as multi-dimensional scf.parallel, convert-scf-to-openmp
-    collapses them into one loop that recovers every index with a division per element,
-    which keeps LLVM from vectorizing them (measurements: docs/schedules-notes.md).
+    OpenMP loops with ``threads``, forking ``machine.threads`` threads (a library is built
+    for one thread count, which the cache key holds through these flags), and sequential
+    loops otherwise. Unscheduled ops stay sequential either way: as multi-dimensional
+    scf.parallel, convert-scf-to-openmp collapses them into one loop that recovers every
+    index with a division per element, which keeps LLVM from vectorizing them
+    (measurements: docs/schedules-notes.md).
     """
     if threads:
-        foralls = ("--scf-forall-to-parallel", "--convert-scf-to-openmp")
+        foralls = (
+            "--scf-forall-to-parallel",
+            f"--convert-scf-to-openmp=num-threads={machine.threads}",
+        )
     else:
         foralls = ("--scf-forall-to-for",)
     loops = ("--convert-linalg-to-loops", *foralls)
     return (
         "--transform-preload-library=transform-library-paths="
-        + ",".join(str(path) for path in SCHEDULE_FILES),
+        + ",".join(str(path) for path in schedule_files(machine)),
         "--transform-interpreter",
         "--canonicalize",
         "--cse",
@@ -229,46 +251,75 @@ def _openmp_link_flags() -> tuple[str, ...]:
     return (f"-L{library.parent}", "-liomp5", f"-Wl,-rpath,{library.parent}")
 
 
-OPTIMIZING = Pipeline(
-    name="optimizing",
-    mlir_opt_flags=_optimizing_flags(threads=False),
-    llvm_opt_flags=_LLVM_NATIVE,
-    llc_flags=_LLC_NATIVE_FMA,
-    doc=(
-        "Transform-dialect schedules per op kind (schedules/: matmul, conv weight and"
-        " input gradients, grouped/depthwise gradients, pool gradients, transposes):"
-        " cache and register tiling, vectorization, hoisted accumulators, outer-product"
-        " FMAs; every other op as in 'o3'. One thread. Sums are reassociated (vector"
-        " lanes) and a multiply feeding an add may be fused into an FMA, within the float"
-        " tolerances. Falls back to 'o3' for a module the schedule makes mlir-opt fail on."
-    ),
-    fallback=O3.name,
-)
+def _optimizing(machine: MachineParams) -> Pipeline:
+    return Pipeline(
+        name="optimizing",
+        mlir_opt_flags=_optimizing_flags(machine, threads=False),
+        llvm_opt_flags=_llvm_native(machine.cpu),
+        llc_flags=(*_llvm_native(machine.cpu), *_LLC_HUGE_REGION, *_LLC_FMA),
+        doc=(
+            "Transform-dialect schedules per op kind (schedules/: matmul, conv weight and"
+            " input gradients, grouped/depthwise gradients, pool gradients, transposes):"
+            " cache and register tiling, vectorization, hoisted accumulators, outer-product"
+            " FMAs; every other op as in 'o3'. One thread. Sums are reassociated (vector"
+            " lanes) and a multiply feeding an add may be fused into an FMA, within the float"
+            " tolerances. Falls back to 'o3' for a module the schedule makes mlir-opt fail on."
+        ),
+        fallback="o3",
+    )
 
-OPTIMIZING_OMP = Pipeline(
-    name="optimizing-omp",
-    mlir_opt_flags=_optimizing_flags(threads=True),
-    llvm_opt_flags=_LLVM_NATIVE,
-    llc_flags=_LLC_NATIVE_FMA,
-    doc=(
-        "'optimizing' on all cores: the schedules' scf.forall loops run as OpenMP"
-        " work-sharing loops on libiomp5 (PyPI intel-openmp), linked into the library;"
-        " unscheduled ops stay sequential loops. The thread count is OpenMP's"
-        " (OMP_NUM_THREADS). Needs the intel-openmp wheel. Falls back to 'o3' (one"
-        " thread) for a module the schedule makes mlir-opt fail on."
-    ),
-    fallback=O3.name,
-    link=_openmp_link_flags,
-)
 
+def _optimizing_omp(machine: MachineParams) -> Pipeline:
+    return Pipeline(
+        name="optimizing-omp",
+        mlir_opt_flags=_optimizing_flags(machine, threads=True),
+        llvm_opt_flags=_llvm_native(machine.cpu),
+        llc_flags=(*_llvm_native(machine.cpu), *_LLC_HUGE_REGION, *_LLC_FMA),
+        doc=(
+            "'optimizing' on all cores: the schedules' scf.forall loops run as OpenMP"
+            " work-sharing loops on libiomp5 (PyPI intel-openmp), linked into the library;"
+            " unscheduled ops stay sequential loops. The thread count is the machine's"
+            " (OMP_NUM_THREADS, else the process's CPU affinity), fixed when compiled."
+            " Needs the intel-openmp wheel. Falls back to 'o3' (one thread) for a module"
+            " the schedule makes mlir-opt fail on."
+        ),
+        fallback="o3",
+        link=_openmp_link_flags,
+    )
+
+
+# Each pipeline as a function of the machine compiled for: the thread count and vector
+# width reach the schedules (params.mlir) and mlir-opt's OpenMP lowering, the CPU opt and
+# llc.
+_BUILDERS: dict[str, Callable[[MachineParams], Pipeline]] = {
+    "plain": _plain,
+    "o3": _o3,
+    "optimizing": _optimizing,
+    "optimizing-omp": _optimizing_omp,
+}
+
+
+@functools.cache
+def pipeline_for(name: str, machine: MachineParams) -> Pipeline:
+    """Pipeline ``name`` (one of the built-in ones) for ``machine``."""
+    return _BUILDERS[name](machine)
+
+
+# The pipelines for the machine the schedules were tuned on (schedules.PARAMS): their
+# names, docs and flag layout. Compiles use get_pipeline, which builds them for this
+# machine.
+PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP = (pipeline_for(n, schedules.PARAMS) for n in _BUILDERS)
 PIPELINES: dict[str, Pipeline] = {p.name: p for p in (PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP)}
 _SCHEDULED = frozenset(p.name for p in PIPELINES.values() if p.uses_schedules)
 
 
-def get_pipeline(name: str) -> Pipeline:
-    """The pipeline called ``name``; ValueError listing the known ones otherwise."""
+def get_pipeline(name: str, machine: MachineParams | None = None) -> Pipeline:
+    """The pipeline called ``name`` for ``machine`` (default:
+    :func:`schedules.machine_params`, this process's threads and CPU); ValueError listing
+    the known ones otherwise. A pipeline registered in :data:`PIPELINES` under a new name,
+    or replacing a built-in one, is returned as registered."""
     try:
-        return PIPELINES[name]
+        registered = PIPELINES[name]
     except KeyError:
         unscheduled = ", ".join(sorted(p for p in PIPELINES if p not in _SCHEDULED))
         scheduled = ", ".join(sorted(p for p in PIPELINES if p in _SCHEDULED))
@@ -276,6 +327,14 @@ def get_pipeline(name: str) -> Pipeline:
             f"unknown pipeline {name!r}; known pipelines: {unscheduled};"
             f" with transform schedules: {scheduled}"
         ) from None
+    if name not in _BUILDERS or registered is not pipeline_for(name, schedules.PARAMS):
+        return registered
+    machine = schedules.machine_params() if machine is None else machine
+    pipeline = pipeline_for(name, machine)
+    if pipeline.uses_schedules:
+        # Rewrites the rendered params file should a temp cleaner have removed it since.
+        schedules.params_library(machine)
+    return pipeline
 
 
 def default_pipeline() -> str:

@@ -10,11 +10,21 @@ read them from ``params.mlir`` (named sequences returning ``!transform.param<i64
 which is their rendering by :func:`render_params`. The checked-in ``params.mlir`` is the
 rendering of :data:`PARAMS` (a test checks it); ``python -m rlx_mlir.backend.schedules
 --render`` rewrites it.
+
+The pipelines do not use :data:`PARAMS` as they are: :func:`machine_params` describes the
+machine the code is compiled for (its thread count and vector width, read from the
+environment and the host), and :func:`params_library` writes that rendering to a file the
+schedules are preloaded from. The cache key hashes the file's contents, so a library built
+for 2 threads or 8 lanes is never reused for 4 threads or 16 lanes.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,19 +36,107 @@ PARAMS_FILE = SCHEDULES_DIR / "params.mlir"
 class MachineParams:
     """What the schedules assume of the machine.
 
-    ``threads``: how many ``scf.forall`` iterations a scheduled op's outer loop is split
-    into (OpenMP runs one per thread with ``optimizing-omp``); 2, the cores of the
-    machines these schedules were tuned on. ``f32_lanes``: f32 elements in one vector
-    register, the width of the vectorized rows and register tiles; 8 (AVX2 ymm), which
-    also runs on the AVX-512 machines measured.
+    ``threads``: how many threads ``optimizing-omp``'s OpenMP regions fork, and how many
+    ``scf.forall`` iterations a schedule that splits an op by thread count makes; the
+    default 2 is the cores of the machines these schedules were tuned on.
+    ``f32_lanes``: f32 elements in one vector register, the width of the vectorized rows
+    and register tiles; the default 8 is AVX2's ymm.
     """
 
     threads: int = 2
     f32_lanes: int = 8
+    cpu: str = "native"
+    """The LLVM CPU ``opt`` and ``llc`` generate code for (``-mcpu``)."""
 
 
 PARAMS = MachineParams()
-"""The parameters the pipelines' schedules use."""
+"""The parameters the schedules were tuned with; ``params.mlir`` is their rendering."""
+
+CPU_VARIABLE = "RLX_MLIR_CPU"
+"""Environment variable naming the LLVM CPU to compile for (default ``native``, this
+host), e.g. ``x86-64-v4`` or ``skylake-avx512`` to emit AVX-512 code on another machine."""
+
+
+def machine_params() -> MachineParams:
+    """The machine the pipelines compile for: its threads, vector width and CPU.
+
+    Threads: ``OMP_NUM_THREADS`` if set (its first, outermost level), else the CPUs this
+    process may run on (its affinity mask, not the machine's CPU count: a container or
+    ``taskset`` limits it). Vector width and CPU: :data:`CPU_VARIABLE`'s CPU, else the
+    host's, resolved by :func:`f32_lanes_of`.
+    """
+    cpu = os.environ.get(CPU_VARIABLE, "").strip() or "native"
+    return MachineParams(threads=thread_count(), f32_lanes=f32_lanes_of(cpu), cpu=cpu)
+
+
+def thread_count() -> int:
+    """``OMP_NUM_THREADS`` (first level of a nested list such as ``4,2``) if it is a
+    positive integer, else the number of CPUs in this process's affinity mask."""
+    requested = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if requested.isdigit() and int(requested) > 0:
+        return int(requested)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity masks on this platform
+        return max(1, os.cpu_count() or 1)
+
+
+# A 16-lane f32 add: llc selects zmm registers for it where 512-bit vectors are the
+# target's preferred width, ymm pairs where 256-bit ones are, xmm quadruples below that.
+_LANES_PROBE = """\
+define <16 x float> @lanes(<16 x float> %a, <16 x float> %b) {
+  %c = fadd <16 x float> %a, %b
+  ret <16 x float> %c
+}
+"""
+
+
+@functools.cache
+def f32_lanes_of(cpu: str) -> int:
+    """f32 lanes of the vector registers llc uses for ``cpu`` (16 AVX-512, 8 AVX2, 4 SSE).
+
+    Asked of llc itself, with the triple and ``-mcpu`` the pipelines pass, rather than
+    read from ``/proc/cpuinfo``: llc's choice is what the code will use (a CPU that has
+    AVX-512 but prefers 256-bit vectors gets ymm code), and a named CPU resolves the same
+    way as ``native``. Without llc: :data:`PARAMS`'s width.
+    """
+    from rlx_mlir.backend import pipelines, toolchain
+
+    try:
+        llc = toolchain.find_tool("llc")
+        asm = toolchain.run(
+            "llc (vector width probe)",
+            [str(llc.path), "-O3", f"-mtriple={pipelines.host_triple()}", f"-mcpu={cpu}", "-o", "-", "-"],
+            input=_LANES_PROBE,
+        )
+    except toolchain.ToolchainError:
+        return PARAMS.f32_lanes
+    for register, lanes in (("%zmm", 16), ("%ymm", 8), ("%xmm", 4)):
+        if register in asm:
+            return lanes
+    return PARAMS.f32_lanes
+
+
+def params_library(params: MachineParams) -> Path:
+    """A file holding :func:`render_params` of ``params``, for the schedules to preload.
+
+    The checked-in ``params.mlir`` when ``params`` renders to it; otherwise a file named
+    by its contents' digest in a private temporary directory, written atomically (several
+    processes may compile at once).
+    """
+    text = render_params(params)
+    if PARAMS_FILE.read_text() == text:
+        return PARAMS_FILE
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    directory = Path(tempfile.gettempdir()) / f"rlx-mlir-schedule-params-{os.getuid()}"
+    directory.mkdir(mode=0o700, exist_ok=True)
+    path = directory / f"params-{digest}.mlir"
+    if not (path.is_file() and path.read_text() == text):
+        fd, partial = tempfile.mkstemp(dir=directory, prefix=".params-")
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(partial, path)
+    return path
 
 
 def render_params(params: MachineParams = PARAMS) -> str:

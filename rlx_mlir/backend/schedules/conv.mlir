@@ -4,8 +4,8 @@
 // Vector lanes run along the output width (ow), the contiguous axis of NCHW, so no
 // transposes are needed (the 1-D conv vectorizer computes in NWC and transposes NCW
 // operands in registers). Per conv, with L = @f32_lanes:
-//   generalize; one image, and 8 filters where the conv has at least 8, per scf.forall
-//   iteration (OpenMP shares the iterations among its threads), so the tile's batch is a
+//   generalize; one image, and 8 filters where the conv has at least 8 (else, with fewer
+//   images than threads, one output row), per scf.forall iteration (OpenMP shares the iterations among its threads), so the tile's batch is a
 //   static 1 whatever the batch is (odd, 1 or dynamic) and one image still has work for
 //   every thread. (Splitting the batch into @num_threads parts gave the
 //   last part a dynamic size at an odd or dynamic batch; the tile then did not vectorize
@@ -23,6 +23,7 @@
 // 16 ow spills). The alternatives measured are in docs/schedules-notes.md.
 module attributes {transform.with_named_sequence} {
 
+  transform.named_sequence @num_threads() -> !transform.param<i64>
   transform.named_sequence @f32_lanes() -> !transform.param<i64>
   transform.named_sequence @split_dim3_in_vector_chunks(%op: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.param<i64>)
@@ -55,6 +56,23 @@ module attributes {transform.with_named_sequence} {
       %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
       transform.match.param.cmpi ge %f, %c8 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // As @match_conv, with fewer images than threads (a static batch): one image per
+  // iteration would leave threads idle (the stem's dx at batch 1, 3 filters, ran on one
+  // thread), so such a conv gets a thread loop over its output rows as well.
+  transform.named_sequence @match_conv_few_images(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %n = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %c1 : !transform.param<i64>
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi lt %n, %threads : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
@@ -117,6 +135,20 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // One image and one output row per scf.forall iteration. One row, not blocks of rows: a
+  // last, shorter block has a dynamic size, which the ow split rejects (the whole conv
+  // stayed scalar). The register tiles are one row each either way.
+  transform.named_sequence @schedule_conv_rows(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op
+      %t, %forall = transform.structured.tile_using_forall %g tile_sizes [1, 0, 1]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.include @schedule_conv_thread_tile failures(propagate) (%t) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
   // One image and 8 filters per scf.forall iteration.
   transform.named_sequence @schedule_conv_filter_blocks(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
@@ -132,6 +164,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
         @match_conv_filter_blocks -> @schedule_conv_filter_blocks,
+        @match_conv_few_images -> @schedule_conv_rows,
         @match_conv -> @schedule_conv
         : (!transform.any_op) -> !transform.any_op
     transform.yield %updated : !transform.any_op

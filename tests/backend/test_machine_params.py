@@ -1,0 +1,135 @@
+"""The optimizing pipelines compile for the machine they run on: its threads, its vectors.
+
+The thread count comes from OMP_NUM_THREADS, else the process's CPU affinity; the vector
+width from what llc selects for the target CPU (RLX_MLIR_CPU, default the host). Both
+reach the emitted code, which is what these tests inspect (no timing): the OpenMP
+regions fork the requested number of threads, and an AVX-512 target gets 16-lane f32
+vectors in the scheduled IR and zmm registers in llc's code. The AVX-512 code cannot run
+on this AVX2 machine; it is only emitted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from rlx_mlir.backend import emit, schedules, toolchain
+from rlx_mlir.backend.compile import _cache_key
+from rlx_mlir.backend.pipelines import get_pipeline, openmp_library
+
+needs_openmp = pytest.mark.skipif(openmp_library() is None, reason="intel-openmp not installed")
+
+# The input-gradient conv decompose-backward emits: one image per forall iteration, so its
+# parallel region is there at any thread count (a forall split by thread count folds away
+# at one thread).
+CONV = """
+func.func @dx(%dy: tensor<2x8x18x18xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<2x8x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x16x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%dy, %w : tensor<2x8x18x18xf32>, tensor<8x8x3x3xf32>) outs(%acc : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  return %r : tensor<2x8x16x16xf32>
+}
+"""
+
+# A matmul: its schedule splits columns into @num_threads forall iterations.
+MATMUL = """
+func.func @mm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+"""
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """Sets the environment the pipelines read the machine from; returns its params."""
+
+    def configure(threads: int | None = None, cpu: str | None = None) -> schedules.MachineParams:
+        for variable, value in (("OMP_NUM_THREADS", threads), (schedules.CPU_VARIABLE, cpu)):
+            if value is None:
+                monkeypatch.delenv(variable, raising=False)
+            else:
+                monkeypatch.setenv(variable, str(value))
+        return schedules.machine_params()
+
+    return configure
+
+
+def test_thread_count_is_omp_num_threads(machine):
+    assert machine(threads=3).threads == 3
+
+
+def test_thread_count_takes_the_outer_level_of_a_nested_list(machine, monkeypatch):
+    machine()
+    monkeypatch.setenv("OMP_NUM_THREADS", "4,2")
+    assert schedules.machine_params().threads == 4
+
+
+def test_thread_count_without_omp_num_threads_is_the_affinity_mask(machine):
+    assert machine().threads == len(os.sched_getaffinity(0))
+
+
+@needs_openmp
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_scheduled_conv_forks_the_requested_threads(threads, machine):
+    machine(threads=threads)
+    llvm_ir = emit(CONV, "llvm-ir", "optimizing-omp")
+    forks = re.findall(r"call void @__kmpc_push_num_threads\(ptr [^,]+, i32 [^,]+, i32 (\d+)\)", llvm_ir)
+    assert forks, "no OpenMP region pushes a thread count"
+    assert set(forks) == {str(threads)}
+
+
+@needs_openmp
+@pytest.mark.parametrize("threads", [2, 4])
+def test_thread_split_schedules_make_one_iteration_per_thread(threads, machine):
+    machine(threads=threads)
+    scheduled = emit(MATMUL, "llvm-mlir", "optimizing-omp")
+    assert "omp.parallel num_threads" in scheduled
+    # The matmul's 64 columns in `threads` forall iterations: the schedule's params.
+    assert f"%p = transform.param.constant {threads} : i64" in schedules.params_library(
+        schedules.machine_params()
+    ).read_text()
+
+
+def test_thread_count_and_cpu_are_in_the_cache_key(machine):
+    keys = set()
+    for threads, cpu in ((2, None), (4, None), (2, "x86-64-v4")):
+        machine(threads=threads, cpu=cpu)
+        keys.add(_cache_key("module", get_pipeline("optimizing-omp")))
+    assert len(keys) == 3
+
+
+@pytest.mark.parametrize("cpu, lanes", [("x86-64-v3", 8), ("x86-64-v4", 16)])
+def test_vector_width_is_what_llc_selects_for_the_cpu(cpu, lanes):
+    assert schedules.f32_lanes_of(cpu) == lanes
+
+
+def test_avx512_target_gets_16_lane_vectors_and_zmm_code(machine):
+    params = machine(threads=2, cpu="x86-64-v4")
+    assert params.f32_lanes == 16
+    pipeline = get_pipeline("optimizing")
+    assert "-mcpu=x86-64-v4" in pipeline.llc_flags
+    assert "vector<16xf32>" in emit(CONV, "llvm-mlir", "optimizing")
+    # llc as the pipeline runs it, writing assembly instead of the object file.
+    asm = toolchain.run(
+        "llc",
+        [str(toolchain.find_tool("llc").path), *pipeline.llc_flags, "-o", "-", "-"],
+        input=emit(CONV, "llvm-ir", "optimizing"),
+    )
+    assert re.search(r"vfmadd\w*ps\s.*%zmm", asm), "no 16-lane FMA in the AVX-512 code"
+
+
+def test_avx2_host_keeps_8_lane_vectors(machine):
+    params = machine(threads=2)
+    if params.f32_lanes != 8:
+        pytest.skip(f"host vectors have {params.f32_lanes} f32 lanes")
+    scheduled = emit(CONV, "llvm-mlir", "optimizing")
+    assert "vector<8xf32>" in scheduled
+    assert "vector<16xf32>" not in scheduled
