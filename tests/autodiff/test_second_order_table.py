@@ -243,3 +243,78 @@ PARAMS = [pytest.param(c, None, id=c.name) for c in CASES] + [pytest.param(c, SM
 @pytest.mark.parametrize("case, ulps", PARAMS)
 def test_second_order_matches_pytorch(case, ulps):
     check(case.source("f64"), case.fn, case.shapes, np.float64, 2, selects=case.selects, label=case.name, ulps=ulps)
+
+
+NLL = """
+func.func @f(%x: tensor<3x4xf64>) -> tensor<f64> {
+  %t = arith.constant dense<[1, 3, 0]> : tensor<3xi64>
+  %w = arith.constant dense<[1.0, 0.5, 2.0, 1.5]> : tensor<4xf64>
+  %loss, %total = rlx.nll_loss %x, %t, %w reduction "mean" ignore_index -100 : (tensor<3x4xf64>, tensor<3xi64>, tensor<4xf64>) -> (tensor<f64>, tensor<f64>)
+  return %loss : tensor<f64>
+}
+"""
+
+NLL_BACKWARD = """
+func.func @f(%g: tensor<f64>, %x: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %t = arith.constant dense<[1, 3, 0]> : tensor<3xi64>
+  %w = arith.constant dense<[1.0, 0.5, 2.0, 1.5]> : tensor<4xf64>
+  %tw = arith.constant dense<3.0> : tensor<f64>
+  %dx = rlx.nll_loss_backward %g, %x, %t, %w, %tw reduction "mean" ignore_index -100 : (tensor<f64>, tensor<3x4xf64>, tensor<3xi64>, tensor<4xf64>, tensor<f64>) -> tensor<3x4xf64>
+  return %dx : tensor<3x4xf64>
+}
+"""
+
+_T = torch.tensor([1, 3, 0])
+_W = torch.tensor([1.0, 0.5, 2.0, 1.5], dtype=F64)
+
+
+@pytest.mark.parametrize("source, fn, shapes", [
+    pytest.param(NLL, lambda x: F.nll_loss(x, _T, weight=_W), [(3, 4)], id="nll_loss"),
+    pytest.param(NLL_BACKWARD, lambda g, x: aten.nll_loss_backward(g, x, _T, _W, 1, -100, torch.tensor(3.0, dtype=F64)),
+                 [(), (3, 4)], id="nll_loss_backward"),
+])
+def test_nll_loss_second_order_matches_pytorch(source, fn, shapes):
+    """The target, class weights and total weight are constants (integer, and not
+    differentiable in PyTorch's nll_loss); the total weight is sum w[t] = 3, the value
+    nll_loss gives it (PyTorch's derivative of nll_loss_backward recomputes it from the
+    target rather than reading the operand, ours reads the operand). The loss is linear
+    in x with weights w[t]/3, so tests/oracle.py's bound applies."""
+    check(source, fn, shapes, np.float64, 2, label="nll_loss")
+
+
+COMPOSITE = {
+    "split": "test_vjp_activation_layout.py::test_split_then_concat_vjp_matches_pytorch[2]",
+    "batch_norm": "test_vjp_norm_orders.py (second order)",
+    "layer_norm": "test_vjp_norm_orders.py (second order)",
+    "batch_norm_inference": "test_vjp_norm.py::test_batch_norm_inference_first_and_second_order_match_pytorch",
+    "batch_norm_backward": "test_vjp_norm_orders.py (third order of batch_norm = second of its gradient op)",
+    "layer_norm_backward": "test_vjp_norm_orders.py (third order of layer_norm = second of its gradient op)",
+    "nll_loss": "test_nll_loss_second_order_matches_pytorch",
+    "nll_loss_backward": "test_nll_loss_second_order_matches_pytorch",
+}
+"""Ops checked at the second order by a test that is not a one-op `Case`."""
+
+
+def _second_order_case_ops() -> set[str]:
+    import test_vjp_activation_layout
+    import test_vjp_conv_pool
+    import test_vjp_elementwise
+    import test_vjp_im2col
+
+    def op_of(case):
+        return case.op.split()[0][len("rlx."):]
+
+    ops = {op_of(c) for c in [*CASES, *SMOOTH]}
+    ops |= {op_of(p.values[0]) for p in test_vjp_conv_pool.PARAMS if p.values[1] >= 2}
+    ops |= {op_of(p.values[0]) for p in test_vjp_elementwise.PARAMS if p.values[3] >= 2}
+    ops |= {op_of(p.values[0]) for p in test_vjp_activation_layout.PARAMS if p.values[1] >= 2}
+    ops |= {op_of(c) for c in test_vjp_im2col.CASES}  # orders 1 and 2
+    return ops
+
+
+def test_every_op_is_checked_at_the_second_order():
+    from rlx_mlir.dialects import rlx
+
+    covered = _second_order_case_ops() | set(COMPOSITE)
+    missing = sorted(op.name[len("rlx."):] for op in rlx.RLX.operations if op.name[len("rlx."):] not in covered)
+    assert not missing, f"ops without a second-order check against PyTorch: {', '.join(missing)}"
