@@ -17,7 +17,6 @@ import os
 import sys
 
 import numpy as np
-import pytest
 import torch
 import torch.nn.functional as F
 
