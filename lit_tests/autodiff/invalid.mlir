@@ -2,11 +2,10 @@
 // RUN: rlx-opt %s --autodiff="func=f wrt=0,2" --verify-diagnostics | FileCheck %s --check-prefix=RANGE
 // RUN: rlx-opt %s --autodiff="func=no_rule" --verify-diagnostics | FileCheck %s --check-prefix=RULE
 // RUN: rlx-opt %s --autodiff="func=f wrt=1" --verify-diagnostics | FileCheck %s --check-prefix=INTEGER
-// RUN: rlx-opt %s --autodiff="func=gelu_tanh" --verify-diagnostics | FileCheck %s --check-prefix=GELU
 // RUN: not rlx-opt %s --autodiff="func=missing" 2>&1 | FileCheck %s --check-prefix=EXIT
 
 // An unknown function is named, with the functions the module has.
-// UNKNOWN: invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: autodiff: no function @missing in the module (it defines @f, @no_rule, @gelu_tanh)
+// UNKNOWN: invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: autodiff: no function @missing in the module (it defines @f, @no_rule)
 // EXIT:    error: autodiff: no function @missing
 // EXIT-NOT: Traceback
 
@@ -24,11 +23,4 @@ func.func @no_rule(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   // RULE: invalid.mlir:[[# @LINE + 1]]:8: error: 'arith.addf' op has no VJP rule: autodiff cannot differentiate @no_rule through it
   %y = arith.addf %x, %x : tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
-}
-
-// The tanh approximation of GELU's gradient has no rule (only the exact one has).
-func.func @gelu_tanh(%dy: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
-  // GELU: invalid.mlir:[[# @LINE + 1]]:9: error: 'rlx.gelu_backward' op has no VJP rule for approximate "tanh" (only "none"): autodiff cannot differentiate through it
-  %dx = rlx.gelu_backward %dy, %x approximate "tanh" : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %dx : tensor<4xf32>
 }

@@ -67,9 +67,12 @@ def sigmoid_backward(b, op, g):
 @vjp_rule(rlx.HardswishBackwardOp)
 def hardswish_backward(b, op, g):
     """dx = dy (x/3 + 1/2) on (-3, 3], dy above: dy_bar = hardswish_backward(g, x);
-    x_bar = g dy / 3 on (-3, 3) = 2 hardsigmoid_backward(g dy, x), zero elsewhere."""
+    x_bar = g dy / 3 on (-3, 3), zero elsewhere: the interior mask is hardtanh_backward's
+    (min -3, max 3), then an exact division by 3 (hardsigmoid_backward's factor is ATen's
+    f32-rounded 1/6, which would be off by 3e-8 in f64)."""
     dy, x = op.operands
-    third = b.mul(b.build(rlx.HardsigmoidBackwardOp, [b.mul(g, dy), x], x), b.scalar(2.0, x))
+    inside = b.build(rlx.HardtanhBackwardOp, [b.mul(g, dy), x], x, min_val=-3.0, max_val=3.0)
+    third = b.div(inside, b.scalar(3.0, x))
     return b.like(op, rlx.HardswishBackwardOp, [g, x], dy), third
 
 
@@ -86,18 +89,40 @@ def silu_backward(b, op, g):
 
 @vjp_rule(rlx.GeluBackwardOp)
 def gelu_backward(b, op, g):
-    """dx = dy (Phi(x) + x phi(x)) (exact GELU): dy_bar = gelu_backward(g, x),
-    x_bar = g dy phi(x) (2 - x^2), phi(x) = exp(-x^2/2) / sqrt(2 pi)."""
+    """dx = dy gelu'(x): dy_bar = gelu_backward(g, x), x_bar = g dy gelu''(x).
+
+    Exact GELU: gelu''(x) = phi(x) (2 - x^2), phi(x) = exp(-x^2/2) / sqrt(2 pi).
+    approximate "tanh": gelu(x) = x (1 + t) / 2, t = tanh(u), u = k (x + c x^3),
+    k = sqrt(2/pi), c = 0.044715, so u' = k (1 + 3 c x^2), u'' = 6 k c x and
+    gelu''(x) = (1 - t^2) (u' - x t u'^2 + x u'' / 2).
+    """
+    if op.geometry_value("approximate") == "tanh":
+        return _gelu_tanh_backward(b, op, g)
     if op.geometry_value("approximate") != "none":
         from rlx_mlir.ir import DiagnosticError, format_location
 
         raise DiagnosticError(
             f"'{op.name}' op has no VJP rule for approximate \"{op.geometry_value('approximate')}\" "
-            "(only \"none\"): autodiff cannot differentiate through it",
+            "(only \"none\" and \"tanh\"): autodiff cannot differentiate through it",
             format_location(op),
         )
     dy, x = op.operands
     x2 = b.mul(x, x)
     phi = b.mul(b.unary("ExpOp", b.mul(x2, b.scalar(-0.5, x))), b.scalar(1 / math.sqrt(2 * math.pi), x))
     x_bar = b.mul(b.mul(b.mul(g, dy), phi), b.sub(b.scalar(2.0, x), x2))
+    return b.like(op, rlx.GeluBackwardOp, [g, x], dy), x_bar
+
+
+def _gelu_tanh_backward(b, op, g):
+    """The tanh branch of `gelu_backward`'s rule (its docstring has the formula)."""
+    dy, x = op.operands
+    k, c = math.sqrt(2 / math.pi), 0.044715
+    x2 = b.mul(x, x)
+    u = b.mul(b.binary("AddOp", x, b.mul(b.mul(x2, x), b.scalar(c, x))), b.scalar(k, x))
+    t = b.unary("TanhOp", u)
+    du = b.mul(b.binary("AddOp", b.scalar(1.0, x), b.mul(x2, b.scalar(3 * c, x))), b.scalar(k, x))
+    d2u = b.mul(x, b.scalar(6 * k * c, x))
+    sech2 = b.sub(b.scalar(1.0, x), b.mul(t, t))
+    inner = b.binary("AddOp", b.sub(du, b.mul(b.mul(x, t), b.mul(du, du))), b.mul(b.mul(x, d2u), b.scalar(0.5, x)))
+    x_bar = b.mul(b.mul(g, dy), b.mul(sech2, inner))
     return b.like(op, rlx.GeluBackwardOp, [g, x], dy), x_bar

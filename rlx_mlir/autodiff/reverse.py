@@ -161,9 +161,14 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
     return vjp
 
 
+COMMUTATIVE = frozenset({"rlx.add", "rlx.mul"})
+"""Binary ops whose operands commute exactly (IEEE addition and multiplication commute)."""
+
+
 def _share_equal_ops(block) -> None:
     """One op per (name, operands, properties, result types) among the pure ops of `block`,
-    and no permute of a permute that undoes it.
+    no permute of a permute that undoes it, no reshape of a reshape (one reshape of the
+    first's operand) and no reshape to its operand's own type.
 
     The rules of each order read the forward values they need afresh (a transpose of a
     matmul operand, a zero splat, a sum along a softmax's dim), and the next order
@@ -175,15 +180,26 @@ def _share_equal_ops(block) -> None:
         if not (op.name.startswith("rlx.") or isinstance(op, arith.ConstantOp)) or op.regions:
             continue
         inner = op.operands[0].owner if op.operands else None
+        if op.name == "rlx.reshape" and isinstance(inner, Operation) and inner.name == "rlx.reshape":
+            # reshape(reshape(v)) = reshape(v): a reshape reads its operand in row-major order
+            op.operands[0] = inner.operands[0]
+            inner = inner.operands[0].owner
+        if op.name == "rlx.reshape" and op.operands[0].type == op.results[0].type:
+            op.results[0].replace_all_uses_with(op.operands[0])
+            block.erase_op(op)
+            continue
         if op.name == "rlx.permute" and isinstance(inner, Operation) and inner.name == "rlx.permute":
             outer_dims, inner_dims = op.geometry_value("dims"), inner.geometry_value("dims")
             if [inner_dims[d] for d in outer_dims] == list(range(len(outer_dims))):
                 op.results[0].replace_all_uses_with(inner.operands[0])
                 block.erase_op(op)
                 continue
+        operands = tuple(op.operands)
+        if op.name in COMMUTATIVE and operands[0].type == operands[1].type:
+            operands = tuple(sorted(operands, key=id))  # a + b and b + a are one value
         key = (
             op.name,
-            tuple(op.operands),
+            operands,
             tuple((name, str(value)) for name, value in op.properties.items()),
             tuple((name, str(value)) for name, value in op.attributes.items()),
             tuple(r.type for r in op.results),

@@ -131,8 +131,24 @@ class VjpBuilder:
         return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [value])))
 
     def binary(self, op_name: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        """`rlx.<op_name>` of a and b, broadcast as PyTorch does (`rlx.MulOp`: "MulOp")."""
-        return self.build(getattr(rlx, op_name), [a, b], broadcast_type(a, b))
+        """`rlx.<op_name>` of a and b, broadcast as PyTorch does (`rlx.MulOp`: "MulOp").
+
+        Known zeros fold (a cotangent that is a zero splat, from an unused result or a
+        rule's zero): 0 * b = a * 0 = 0 / b = 0, a + 0 = 0 + a = a - 0 = a, 0 - b = -b,
+        where the kept operand already has the result's type. These are exact in IEEE
+        arithmetic up to the sign of zero and NaN/inf propagation from the other operand,
+        which a cotangent of a finite function does not carry.
+        """
+        result_type = broadcast_type(a, b)
+        if op_name in ("MulOp", "DivOp") and is_zero(a) or op_name == "MulOp" and is_zero(b):
+            return self.zeros(result_type)
+        if op_name in ("AddOp", "SubOp") and is_zero(b) and a.type == result_type:
+            return a
+        if op_name == "AddOp" and is_zero(a) and b.type == result_type:
+            return b
+        if op_name == "SubOp" and is_zero(a) and b.type == result_type:
+            return self.neg(b)
+        return self.build(getattr(rlx, op_name), [a, b], result_type)
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.binary("MulOp", a, b)
@@ -144,7 +160,7 @@ class VjpBuilder:
         return self.binary("DivOp", a, b)
 
     def neg(self, a: SSAValue) -> SSAValue:
-        return self.build(rlx.NegOp, [a], a)
+        return a if is_zero(a) else self.build(rlx.NegOp, [a], a)
 
     def unary(self, op_name: str, a: SSAValue) -> SSAValue:
         return self.build(getattr(rlx, op_name), [a], a)
@@ -157,6 +173,8 @@ class VjpBuilder:
         """
         if value.type == target.type:
             return value
+        if is_zero(value):
+            return self.zeros(target.type)
         shape, goal = value.type.get_shape(), target.type.get_shape()
         lead = len(shape) - len(goal)
         dims = [*range(lead), *(lead + i for i, size in enumerate(goal) if size == 1 and shape[lead + i] != 1)]
@@ -176,7 +194,22 @@ class VjpBuilder:
                 "which this build of the dialect lacks",
                 format_location_attr(self.location),
             )
+        if is_zero(a):
+            return b
+        if is_zero(b):
+            return a
         return self.build(add_op, [a, b], a)
+
+
+def is_zero(value: SSAValue | None) -> bool:
+    """Whether `value` is known to be zero: an `arith.constant` zero splat (or no value)."""
+    if value is None:
+        return True
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    attr = owner.value
+    return isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat() and next(iter(attr.iter_values())) == 0
 
 
 def broadcast_type(a: SSAValue, b: SSAValue) -> TensorType:

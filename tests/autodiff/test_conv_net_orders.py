@@ -2,8 +2,8 @@
 
 net(x, w, bias, fc, t) = nll_loss(log_softmax(relu(conv(x, w) + bias) |> max_pool |> flatten @ fc), t)
 
-The IR of each order is the previous order's plus its reverse sweep, so it grows linearly
-with the order (counted, not guessed: `OP_COUNTS`). The first and second orders run
+The IR of each order is the previous order's plus a reverse sweep over all of it, so it
+grows geometrically with a bounded ratio (counted, not guessed: `MEASURED`). The first and second orders run
 against PyTorch's autograd in float64. The net composes selections (relu, max pool) with
 sums, so tests/oracle.py's per-element A has no closed form here; random data puts no
 selection within rounding of a tie, and both sides compute in float64, so the bound is
@@ -13,6 +13,7 @@ selection within rounding of a tie, and both sides compute in float64, so the bo
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -55,18 +56,49 @@ def _close(got, want):
     assert np.abs(got - want).max() <= 1e-11 * max(scale, 1e-300), (np.abs(got - want).max(), scale)
 
 
-def op_counts(order: int = 3) -> list[int]:
-    module, _ = differentiated(NET, order)
+def op_counts(order: int = 3, source: str = NET) -> list[int]:
+    module, _ = differentiated(source, order)
     return [sum(1 for _ in f.body.walk()) - 1 for f in module.ops]  # every op but func.return
 
 
-def test_op_counts_grow_linearly_with_the_order():
-    counts = op_counts(3)
-    print("ops of f, f_vjp, f_vjp_vjp, f_vjp_vjp_vjp:", counts)
-    growth = [b - a for a, b in zip(counts, counts[1:])]
-    assert all(g > 0 for g in growth)
-    # a reverse sweep costs a bounded multiple of what it differentiates: no blow-up
-    assert all(b <= 4 * a for a, b in zip(counts[1:], counts[2:])), counts
+POOLED_NET = """
+func.func @f(%x: tensor<2x2x8x8xf64>, %w: tensor<3x2x3x3xf64>, %bias: tensor<3xf64>, %fc: tensor<12x4xf64>, %t: tensor<2xi64>) -> tensor<f64> {
+  %y = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<2x2x8x8xf64>, tensor<3x2x3x3xf64>) -> tensor<2x3x8x8xf64>
+  %b = rlx.reshape %bias : (tensor<3xf64>) -> tensor<3x1x1xf64>
+  %yb = rlx.add %y, %b : (tensor<2x3x8x8xf64>, tensor<3x1x1xf64>) -> tensor<2x3x8x8xf64>
+  %r = rlx.relu %yb : (tensor<2x3x8x8xf64>) -> tensor<2x3x8x8xf64>
+  %p = rlx.max_pool2d %r kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<2x3x8x8xf64>) -> tensor<2x3x4x4xf64>
+  %a = rlx.avg_pool2d %p kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<2x3x4x4xf64>) -> tensor<2x3x2x2xf64>
+  %flat = rlx.reshape %a : (tensor<2x3x2x2xf64>) -> tensor<2x12xf64>
+  %logits = rlx.matmul %flat, %fc : (tensor<2x12xf64>, tensor<12x4xf64>) -> tensor<2x4xf64>
+  %logp = rlx.log_softmax %logits dim 1 : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  %ones = arith.constant dense<1.0> : tensor<4xf64>
+  %loss, %total = rlx.nll_loss %logp, %t, %ones reduction "mean" ignore_index -100 : (tensor<2x4xf64>, tensor<2xi64>, tensor<4xf64>) -> (tensor<f64>, tensor<f64>)
+  return %loss : tensor<f64>
+}
+"""
+
+MEASURED = {"NET": [10, 23, 62, 154], "POOLED_NET": [11, 25, 66, 162]}
+"""Ops of f, f_vjp, f_vjp_vjp, f_vjp_vjp_vjp (every op but func.return). Before the
+builder folded known zeros and the sharing pass folded reshape chains and commuted
+add/mul: NET 10, 24, 64, 158; POOLED_NET 11, 26, 68, 166."""
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_op_counts_grow_geometrically_with_a_bounded_ratio(name):
+    """The growth is geometric, not linear, and this is inherent in reverse over reverse:
+    @f_vjp^(k+1) holds @f_vjp^k (cloned once, shared) and a reverse sweep over every op
+    of it, its own reverse sweep included, so size(k+1) = size(k) + c(k) size(k). The
+    cheap-gradient principle bounds c (each rule emits a bounded number of ops per op it
+    differentiates), so the ratio stays below a constant: measured 2.3-2.7 here, asserted
+    <= 3. Linear growth would need a different construction for the higher orders
+    (forward over reverse: a JVP of the VJP, whose sweep does not revisit the previous
+    sweep), which the issue's `--autodiff` applied to its own output is not."""
+    counts = op_counts(3, globals()[name])
+    print(name, "ops of f, f_vjp, f_vjp_vjp, f_vjp_vjp_vjp:", counts)
+    assert counts[0] == MEASURED[name][0]
+    assert all(b <= 3 * a for a, b in zip(counts, counts[1:])), counts
+    assert all(c <= m for c, m in zip(counts, MEASURED[name])), (counts, "grew past the measured counts")
 
 
 def test_first_order_matches_pytorch():
