@@ -576,6 +576,56 @@ def select_backward(e: Emitter, node, grad_output, input_sizes, dim, index):
     return e.emit("rlx.slice_backward", [kept], e.type_of(node), dim=dim, start=index, end=index + 1, step=1)
 
 
+@converts(aten.constant_pad_nd.default)
+def constant_pad_nd(e: Emitter, node, x, pad, value=0):
+    """`F.pad(x, pad, value=v)`: the negative pads crop (`rlx.slice`), the positive ones place
+    the cropped x into a larger tensor (`rlx.slice_backward`, zeros around), and for v != 0
+    `+ v * (1 - mask)`, the mask the same placement of ones: exact in every cell.
+    `pad` pairs (low, high) run from the last dim backwards, as ATen's."""
+    shape = list(e.shape(x))
+    rank = len(shape)
+    if len(pad) % 2 or len(pad) // 2 > rank:
+        raise e.fail(f"constant_pad_nd with {len(pad)} pad values for a rank-{rank} tensor")
+    element = e.element(x)
+    bounds = {rank - 1 - i: (pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)}
+    for dim, (low, high) in sorted(bounds.items()):
+        start, end = max(-low, 0), shape[dim] - max(-high, 0)
+        if end < start:
+            raise e.fail(f"constant_pad_nd crops dim {dim} of size {shape[dim]} by {-low}, {-high}: nothing left")
+        if (start, end) != (0, shape[dim]):
+            shape[dim] = end - start
+            x = e.emit("rlx.slice", [x], TensorType(element, list(shape)), dim=dim, start=start, end=end, step=1)
+
+    def placed(value_in):
+        current = list(shape)
+        for dim, (low, high) in sorted(bounds.items()):
+            if max(low, 0) or max(high, 0):
+                size = current[dim]
+                current[dim] = size + max(low, 0) + max(high, 0)
+                value_in = e.emit("rlx.slice_backward", [value_in], TensorType(element, list(current)), dim=dim,
+                                  start=max(low, 0), end=max(low, 0) + size, step=1)
+        return value_in
+
+    y = placed(x)
+    if value == 0 or y is x:
+        return y
+    ty = e.type_of(node)
+    outside = binary(e, node, "rlx.sub", 1.0, placed(e.constant(1, TensorType(element, list(shape)))))
+    return e.emit("rlx.add", [y, binary(e, node, "rlx.mul", outside, value)], ty)
+
+
+@converts(aten.sign.default, aten.sgn.default)
+def sign(e: Emitter, node, x):
+    """`sign(x)` (abs's backward is `dy * sign(x)`): 1 where x > 0, -1 where x < 0, 0 at 0,
+    as `threshold_backward(1, x, 0) - threshold_backward(1, -x, 0)` (the step of x and of -x).
+    A NaN gives 0 here where PyTorch gives NaN."""
+    ty = e.type_of(node)
+    one = e.constant(1, ty)
+    positive = e.emit("rlx.threshold_backward", [one, x], ty, threshold=0.0)
+    negative = e.emit("rlx.threshold_backward", [one, e.emit("rlx.neg", [x], ty)], ty, threshold=0.0)
+    return e.emit("rlx.sub", [positive, negative], ty)
+
+
 @converts(aten.cat.default)
 def cat(e: Emitter, node, tensors, dim=0):
     tensors = [t for t in tensors if e.shape(t) != (0,)]  # ATen skips legacy empty [0] tensors
