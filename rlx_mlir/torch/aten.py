@@ -250,8 +250,12 @@ def reciprocal(e: Emitter, node, x):
 
 @converts(aten.pow.Tensor_Scalar)
 def pow_scalar(e: Emitter, node, x, exponent):
-    """`x ** c` for the exponents ATen's CPU kernel computes without `pow` (and so exactly as
-    it does): 2 and 3 as products, 0.5 and -0.5 as (r)sqrt, -1 and -2 as quotients; 1 is x."""
+    """`x ** c`. The exponents ATen's CPU kernel computes without `pow` exactly as it does: 2
+    and 3 as products, 0.5 and -0.5 as (r)sqrt, -1 and -2 as quotients; 1 is x. Other
+    integers (|c| <= 64) by repeated squaring (`integer_power`), within a few ulps of
+    `std::pow` times log2(c); any other c as `exp(c * log(x))`, which is NaN for x < 0 as
+    `pow` is, 0 or inf at x = 0, and has a relative error of about |c log x| ulps (the
+    backward of `x ** c` is `c * x ** (c - 1) * dy`, another power)."""
     ty = e.type_of(node)
     if exponent == 1:
         return x
@@ -266,7 +270,26 @@ def pow_scalar(e: Emitter, node, x, exponent):
         return e.emit("rlx.rsqrt", [x], ty)
     if exponent == -1:
         return binary(e, node, "rlx.div", 1.0, x)
-    raise e.fail(f"x ** {exponent}: RLX has no general power op")
+    if exponent == 0:
+        return e.constant(1, ty)
+    if float(exponent).is_integer() and abs(exponent) <= 64:
+        power = integer_power(e, ty, x, abs(int(exponent)))
+        return power if exponent > 0 else binary(e, node, "rlx.div", 1.0, power)
+    return e.emit("rlx.exp", [binary(e, node, "rlx.mul", e.emit("rlx.log", [x], ty), float(exponent))], ty)
+
+
+def integer_power(e: Emitter, ty, x, n: int):
+    """`x ** n` for an integer n >= 1 by repeated squaring (log2(n) squarings and at most as
+    many products: the IR grows with the exponent's bits, never with the data), so that a
+    negative base keeps its sign as PyTorch's integer powers do."""
+    result, square = None, x
+    while n:
+        if n & 1:
+            result = square if result is None else e.emit("rlx.mul", [result, square], ty)
+        n >>= 1
+        if n:
+            square = e.emit("rlx.mul", [square, square], ty)
+    return result
 
 
 @converts(aten.tanh_backward.default)

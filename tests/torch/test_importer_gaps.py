@@ -1,7 +1,10 @@
 """Importer gaps of issue 15 closed by composing RLX ops, each against PyTorch eager's step
 (`test_importer_numerics.check_step`, whose docstring gives the bounds): `constant_pad_nd`
 (positive pads, crops, a non-zero fill value; its backward is a crop) and `abs`, whose
-backward `dy * sign(x)` needs `sign`, composed from two `threshold_backward`s."""
+backward `dy * sign(x)` needs `sign`, composed from two `threshold_backward`s; and powers
+with exponents other than ATen's special ones (integers by repeated squaring, others as
+exp(c log x)). No ulp bound is stated for the powers yet: they are held to check_step's
+relative-L2 rule only (1e-9 in f64; 1e-4 or 4x PyTorch f32's error in f32)."""
 
 from __future__ import annotations
 
@@ -30,3 +33,23 @@ def test_pad_and_abs_match_pytorch(dtype):
     x, target = torch.randn(2, 6), torch.tensor([1, 4])
     step, _ = check_step(PadsAndAbs(), x, target, dtype=dtype)
     assert "rlx.slice_backward" in step.mlir
+
+
+class Powers(nn.Module):
+    """Integer powers of a signed parameter (5, -3, and 4 whose backward needs x ** 3), and a
+    fractional one of a positive parameter: each power's backward is `c * x ** (c - 1) * dy`."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(2, 6) * 0.8)
+        self.u = nn.Parameter(torch.rand(2, 6) + 0.5)
+
+    def forward(self, x):
+        return (self.w ** 5 + (self.w + 3.0) ** -3 + self.w ** 4 + self.u ** 1.7 + self.u ** -2.5) * x
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_powers_match_pytorch(dtype):
+    torch.manual_seed(0)
+    x, target = torch.randn(2, 6), torch.tensor([0, 5])
+    check_step(Powers(), x, target, dtype=dtype)
