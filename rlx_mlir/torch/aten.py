@@ -839,6 +839,22 @@ def batch_norm(e: Emitter, node, x, weight, bias, running_mean, running_var, tra
                   momentum=float(momentum), eps=float(eps))
 
 
+@converts(aten._native_batch_norm_legit.no_stats)
+def batch_norm_without_running_stats(e: Emitter, node, x, weight, bias, training, momentum, eps):
+    """(y, save_mean, save_invstd) of a batch norm that tracks no running statistics
+    (`track_running_stats=False`): always the batch statistics. `rlx.batch_norm` with
+    stand-in running stats (0, 1) whose updates nothing reads."""
+    if not training:
+        raise e.fail("batch norm without running statistics in evaluation mode")
+    channels = [e.shape(x)[1]]
+    weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
+    stats = TensorType(e.element(x), channels)
+    types = [e.type_of(node, 0), e.type_of(node, 1), e.type_of(node, 2), stats, stats]
+    y, mean, invstd, _, _ = e.emit("rlx.batch_norm", [x, weight, bias, e.constant(0, stats), e.constant(1, stats)],
+                                   types, momentum=float(momentum), eps=float(eps))
+    return y, mean, invstd
+
+
 @converts(aten._native_batch_norm_legit_no_training.default)
 def batch_norm_inference(e: Emitter, node, x, weight, bias, running_mean, running_var, momentum, eps):
     channels = [e.shape(x)[1]]

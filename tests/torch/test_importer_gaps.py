@@ -53,3 +53,13 @@ def test_powers_match_pytorch(dtype):
     torch.manual_seed(0)
     x, target = torch.randn(2, 6), torch.tensor([0, 5])
     check_step(Powers(), x, target, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_batch_norm_without_running_stats_matches_pytorch(dtype):
+    """`track_running_stats=False`: batch statistics in training mode, no buffers. (No conv bias:
+    before a batch norm its gradient is zero in exact arithmetic, ~1e-17 noise in f64.)"""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, bias=False), nn.BatchNorm2d(4, track_running_stats=False), nn.ReLU(), nn.Flatten(1))
+    x, target = torch.randn(2, 3, 5, 5), torch.tensor([3, 30])
+    check_step(model, x, target, dtype=dtype)
