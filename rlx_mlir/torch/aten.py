@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import torch
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
@@ -249,8 +250,12 @@ def reciprocal(e: Emitter, node, x):
 
 @converts(aten.pow.Tensor_Scalar)
 def pow_scalar(e: Emitter, node, x, exponent):
-    """`x ** c` for the exponents ATen's CPU kernel computes without `pow` (and so exactly as
-    it does): 2 and 3 as products, 0.5 and -0.5 as (r)sqrt, -1 and -2 as quotients; 1 is x."""
+    """`x ** c`. The exponents ATen's CPU kernel computes without `pow` exactly as it does: 2
+    and 3 as products, 0.5 and -0.5 as (r)sqrt, -1 and -2 as quotients; 1 is x. Other
+    integers (|c| <= 64) by repeated squaring (`integer_power`), within a few ulps of
+    `std::pow` times log2(c); any other c as `exp(c * log(x))`, which is NaN for x < 0 as
+    `pow` is, 0 or inf at x = 0, and has a relative error of about |c log x| ulps (the
+    backward of `x ** c` is `c * x ** (c - 1) * dy`, another power)."""
     ty = e.type_of(node)
     if exponent == 1:
         return x
@@ -265,7 +270,26 @@ def pow_scalar(e: Emitter, node, x, exponent):
         return e.emit("rlx.rsqrt", [x], ty)
     if exponent == -1:
         return binary(e, node, "rlx.div", 1.0, x)
-    raise e.fail(f"x ** {exponent}: RLX has no general power op")
+    if exponent == 0:
+        return e.constant(1, ty)
+    if float(exponent).is_integer() and abs(exponent) <= 64:
+        power = integer_power(e, ty, x, abs(int(exponent)))
+        return power if exponent > 0 else binary(e, node, "rlx.div", 1.0, power)
+    return e.emit("rlx.exp", [binary(e, node, "rlx.mul", e.emit("rlx.log", [x], ty), float(exponent))], ty)
+
+
+def integer_power(e: Emitter, ty, x, n: int):
+    """`x ** n` for an integer n >= 1 by repeated squaring (log2(n) squarings and at most as
+    many products: the IR grows with the exponent's bits, never with the data), so that a
+    negative base keeps its sign as PyTorch's integer powers do."""
+    result, square = None, x
+    while n:
+        if n & 1:
+            result = square if result is None else e.emit("rlx.mul", [result, square], ty)
+        n >>= 1
+        if n:
+            square = e.emit("rlx.mul", [square, square], ty)
+    return result
 
 
 @converts(aten.tanh_backward.default)
@@ -452,6 +476,108 @@ def slice_backward(e: Emitter, node, grad_output, input_sizes, dim, start, end, 
     return e.emit("rlx.slice_backward", [grad_output], e.type_of(node), dim=dim, start=start, end=end, step=step)
 
 
+# -- as_strided: the views of a dense tensor that RLX's layout ops express ------------------------
+
+
+def _storage_order(e: Emitter, value: torch.Tensor) -> list[int]:
+    """The dims of a dense, non-overlapping tensor from outermost to innermost in memory
+    (by decreasing stride; size-1 dims, whose stride is arbitrary, where they stand)."""
+    sizes, strides = list(value.shape), list(value.stride())
+    order = sorted(range(len(sizes)), key=lambda d: (-strides[d] if sizes[d] != 1 else 0, d))
+    placed = [d for d in order if sizes[d] != 1]
+    expected = 1
+    for d in reversed(placed):
+        if strides[d] != expected:
+            raise e.fail(f"as_strided on a tensor with strides {tuple(strides)} for shape {tuple(sizes)}, "
+                         "which is not a dense layout")
+        expected *= sizes[d]
+    return [d for d in range(len(sizes)) if sizes[d] == 1] + placed
+
+
+def _flat_storage(e: Emitter, node, x) -> SSAValue:
+    """x's elements in its memory order, as a 1-D tensor (what as_strided indexes)."""
+    value = node.args[0].meta["val"]
+    order = _storage_order(e, value)
+    shape = e.shape(x)
+    if order != sorted(order):
+        x = e.emit("rlx.permute", [x], TensorType(e.element(x), [shape[d] for d in order]), dims=order)
+    return e.reshape(x, [int(np.prod(shape, dtype=np.int64))])
+
+
+def _strided_view_layout(e: Emitter, size, stride, offset: int, numel: int):
+    """How `y[i] = flat[offset + sum_k i_k stride_k]` is a layout of `flat`: (window, shape,
+    dims, broadcast): y is flat[offset : offset + window] reshaped to `shape` (the dims of
+    nonzero stride, outermost first), permuted by `dims` to y's order, then broadcast over
+    the dims of stride 0. Anything else is refused (gaps, overlaps, out of range)."""
+    size, stride = list(size), list(stride)
+    real = [d for d in range(len(size)) if size[d] != 1 and stride[d] != 0]
+    broadcast = [d for d in range(len(size)) if size[d] != 1 and stride[d] == 0]
+    order = sorted(real, key=lambda d: -stride[d])
+    expected = 1
+    for d in reversed(order):
+        if stride[d] != expected:
+            raise e.fail(f"as_strided with size {tuple(size)}, stride {tuple(stride)}: not a dense view "
+                         "(RLX expresses reshape, permute, expand and a contiguous window of its input)")
+        expected *= size[d]
+    if offset < 0 or offset + expected > numel:
+        raise e.fail(f"as_strided window [{offset}, {offset + expected}) outside the input's {numel} elements")
+    dims = [order.index(d) for d in real]
+    return expected, [size[d] for d in order], dims, broadcast
+
+
+@converts(aten.as_strided.default)
+def as_strided(e: Emitter, node, x, size, stride, storage_offset=None):
+    """`y[i] = storage(x)[offset + sum_k i_k stride_k]` when that is a layout op chain of x
+    (ConvNeXt's head re-strides a [N, C, 1, 1] mean, and its backward views a flat buffer):
+    x in memory order, flattened, a window, reshape, permute, expand."""
+    offset = storage_offset or 0
+    flat = _flat_storage(e, node, x)
+    numel = e.shape(flat)[0]
+    window, shape, dims, broadcast = _strided_view_layout(e, size, stride, offset, numel)
+    element = e.element(x)
+    if (offset, window) != (0, numel):
+        flat = e.emit("rlx.slice", [flat], TensorType(element, [window]), dim=0, start=offset, end=offset + window,
+                      step=1)
+    y = e.reshape(flat, shape)
+    if dims != sorted(dims):
+        y = e.emit("rlx.permute", [y], TensorType(element, [shape[d] for d in dims]), dims=dims)
+    y = e.reshape(y, [1 if d in broadcast else s for d, s in enumerate(size)])
+    return broadcast_to(e, y, e.type_of(node))
+
+
+@converts(aten.as_strided_scatter.default)
+def as_strided_scatter(e: Emitter, node, base, src, size, stride, storage_offset=None):
+    """`base` with its strided view (as `as_strided`) replaced by `src`: src through the
+    inverse layout (inverse permute, reshape, `slice_backward` into the window), and base
+    kept outside the window: `base - slice_backward(slice(base)) + slice_backward(src)`,
+    exact in every cell."""
+    offset = storage_offset or 0
+    value = node.args[0].meta["val"]
+    if not value.is_contiguous():
+        raise e.fail(f"as_strided_scatter into a base with strides {tuple(value.stride())}: only a contiguous base")
+    element = e.element(base)
+    base_shape = e.shape(base)
+    numel = int(np.prod(base_shape, dtype=np.int64))
+    window, shape, dims, broadcast = _strided_view_layout(e, size, stride, offset, numel)
+    if broadcast:
+        raise e.fail(f"as_strided_scatter through stride-0 dims {broadcast}: several writes to one cell")
+    permuted = [shape[d] for d in dims]
+    y = e.reshape(src, permuted)
+    if dims != sorted(dims):
+        inverse = [dims.index(k) for k in range(len(dims))]
+        y = e.emit("rlx.permute", [y], TensorType(element, shape), dims=inverse)
+    y = e.reshape(y, [window])
+    if (offset, window) == (0, numel):
+        return e.reshape(y, base_shape)
+    flat_type = TensorType(element, [numel])
+    window_of = dict(dim=0, start=offset, end=offset + window, step=1)
+    flat_base = e.reshape(base, [numel])
+    inside = e.emit("rlx.slice", [flat_base], TensorType(element, [window]), **window_of)
+    outside = e.emit("rlx.sub", [flat_base, e.emit("rlx.slice_backward", [inside], flat_type, **window_of)], flat_type)
+    result = e.emit("rlx.add", [outside, e.emit("rlx.slice_backward", [y], flat_type, **window_of)], flat_type)
+    return e.reshape(result, base_shape)
+
+
 @converts(aten.select.int)
 def select(e: Emitter, node, x, dim, index):
     """`x[..., index, ...]`: a slice of one, then the dim dropped."""
@@ -471,6 +597,56 @@ def select_backward(e: Emitter, node, grad_output, input_sizes, dim, index):
     if input_sizes[dim] == 1:
         return kept
     return e.emit("rlx.slice_backward", [kept], e.type_of(node), dim=dim, start=index, end=index + 1, step=1)
+
+
+@converts(aten.constant_pad_nd.default)
+def constant_pad_nd(e: Emitter, node, x, pad, value=0):
+    """`F.pad(x, pad, value=v)`: the negative pads crop (`rlx.slice`), the positive ones place
+    the cropped x into a larger tensor (`rlx.slice_backward`, zeros around), and for v != 0
+    `+ v * (1 - mask)`, the mask the same placement of ones: exact in every cell.
+    `pad` pairs (low, high) run from the last dim backwards, as ATen's."""
+    shape = list(e.shape(x))
+    rank = len(shape)
+    if len(pad) % 2 or len(pad) // 2 > rank:
+        raise e.fail(f"constant_pad_nd with {len(pad)} pad values for a rank-{rank} tensor")
+    element = e.element(x)
+    bounds = {rank - 1 - i: (pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)}
+    for dim, (low, high) in sorted(bounds.items()):
+        start, end = max(-low, 0), shape[dim] - max(-high, 0)
+        if end < start:
+            raise e.fail(f"constant_pad_nd crops dim {dim} of size {shape[dim]} by {-low}, {-high}: nothing left")
+        if (start, end) != (0, shape[dim]):
+            shape[dim] = end - start
+            x = e.emit("rlx.slice", [x], TensorType(element, list(shape)), dim=dim, start=start, end=end, step=1)
+
+    def placed(value_in):
+        current = list(shape)
+        for dim, (low, high) in sorted(bounds.items()):
+            if max(low, 0) or max(high, 0):
+                size = current[dim]
+                current[dim] = size + max(low, 0) + max(high, 0)
+                value_in = e.emit("rlx.slice_backward", [value_in], TensorType(element, list(current)), dim=dim,
+                                  start=max(low, 0), end=max(low, 0) + size, step=1)
+        return value_in
+
+    y = placed(x)
+    if value == 0 or y is x:
+        return y
+    ty = e.type_of(node)
+    outside = binary(e, node, "rlx.sub", 1.0, placed(e.constant(1, TensorType(element, list(shape)))))
+    return e.emit("rlx.add", [y, binary(e, node, "rlx.mul", outside, value)], ty)
+
+
+@converts(aten.sign.default, aten.sgn.default)
+def sign(e: Emitter, node, x):
+    """`sign(x)` (abs's backward is `dy * sign(x)`): 1 where x > 0, -1 where x < 0, 0 at 0,
+    as `threshold_backward(1, x, 0) - threshold_backward(1, -x, 0)` (the step of x and of -x).
+    A NaN gives 0 here where PyTorch gives NaN."""
+    ty = e.type_of(node)
+    one = e.constant(1, ty)
+    positive = e.emit("rlx.threshold_backward", [one, x], ty, threshold=0.0)
+    negative = e.emit("rlx.threshold_backward", [one, e.emit("rlx.neg", [x], ty)], ty, threshold=0.0)
+    return e.emit("rlx.sub", [positive, negative], ty)
 
 
 @converts(aten.cat.default)
@@ -661,6 +837,22 @@ def batch_norm(e: Emitter, node, x, weight, bias, running_mean, running_var, tra
     types = [e.type_of(node, i) for i in range(5)]
     return e.emit("rlx.batch_norm", [x, weight, bias, running_mean, running_var], types,
                   momentum=float(momentum), eps=float(eps))
+
+
+@converts(aten._native_batch_norm_legit.no_stats)
+def batch_norm_without_running_stats(e: Emitter, node, x, weight, bias, training, momentum, eps):
+    """(y, save_mean, save_invstd) of a batch norm that tracks no running statistics
+    (`track_running_stats=False`): always the batch statistics. `rlx.batch_norm` with
+    stand-in running stats (0, 1) whose updates nothing reads."""
+    if not training:
+        raise e.fail("batch norm without running statistics in evaluation mode")
+    channels = [e.shape(x)[1]]
+    weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
+    stats = TensorType(e.element(x), channels)
+    types = [e.type_of(node, 0), e.type_of(node, 1), e.type_of(node, 2), stats, stats]
+    y, mean, invstd, _, _ = e.emit("rlx.batch_norm", [x, weight, bias, e.constant(0, stats), e.constant(1, stats)],
+                                   types, momentum=float(momentum), eps=float(eps))
+    return y, mean, invstd
 
 
 @converts(aten._native_batch_norm_legit_no_training.default)
