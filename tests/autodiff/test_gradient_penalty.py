@@ -14,7 +14,8 @@ of each gradient's largest magnitude, as in test_conv_net_orders.py (measured: ~
 
 from __future__ import annotations
 
-import re
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -23,40 +24,24 @@ import torch.nn.functional as F
 import rlx_mlir
 from vjp_harness import lower_adjoint_ops
 
-LAMBDA = 10.0
-CRITIC = """
-func.func @critic(%x: tensor<2x1x8x8xf64>, %w: tensor<3x1x3x3xf64>, %fc: tensor<12x1xf64>) -> tensor<2x1xf64> {
-  %c = rlx.conv2d %x, %w stride [1, 1] padding [1, 1] : (tensor<2x1x8x8xf64>, tensor<3x1x3x3xf64>) -> tensor<2x3x8x8xf64>
-  %a = rlx.leaky_relu %c negative_slope 0.2 : (tensor<2x3x8x8xf64>) -> tensor<2x3x8x8xf64>
-  %m = rlx.max_pool2d %a kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<2x3x8x8xf64>) -> tensor<2x3x4x4xf64>
-  %p = rlx.avg_pool2d %m kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<2x3x4x4xf64>) -> tensor<2x3x2x2xf64>
-  %f = rlx.reshape %p : (tensor<2x3x2x2xf64>) -> tensor<2x12xf64>
-  %s = rlx.matmul %f, %fc : (tensor<2x12xf64>, tensor<12x1xf64>) -> tensor<2x1xf64>
-  return %s : tensor<2x1xf64>
-}
-"""
 
-PENALTY = f"""
-  %sq = rlx.mul %GRAD, %GRAD : (tensor<2x1x8x8xf64>, tensor<2x1x8x8xf64>) -> tensor<2x1x8x8xf64>
-  %ss = rlx.sum %sq dims [1, 2, 3] : (tensor<2x1x8x8xf64>) -> tensor<2xf64>
-  %norm = rlx.sqrt %ss : (tensor<2xf64>) -> tensor<2xf64>
-  %one = arith.constant dense<1.0> : tensor<f64>
-  %d = rlx.sub %norm, %one : (tensor<2xf64>, tensor<f64>) -> tensor<2xf64>
-  %d2 = rlx.mul %d, %d : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
-  %mean = rlx.mean %d2 dims [0] : (tensor<2xf64>) -> tensor<f64>
-  %lambda = arith.constant dense<{LAMBDA}> : tensor<f64>
-  %gp = rlx.mul %mean, %lambda : (tensor<f64>, tensor<f64>) -> tensor<f64>
-  func.return %gp : tensor<f64>
-"""
+def _example():
+    """examples/gradient_penalty.py, the README's example: its critic and penalty are the
+    ones under test, so the example a user runs is the one checked here."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "gradient_penalty.py"
+    spec = importlib.util.spec_from_file_location("gradient_penalty_example", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXAMPLE = _example()
+LAMBDA = EXAMPLE.LAMBDA
 
 
 def gradient_penalty_module() -> str:
     """@critic, @critic_vjp and @gp: critic_vjp's body with the penalty instead of its return."""
-    text = str(rlx_mlir.autodiff(CRITIC, "critic", wrt=[0]))
-    vjp = re.search(r"func\.func @critic_vjp\((.*?)\) -> tensor<2x1x8x8xf64> \{\n(.*?)\n\s*func\.return (%\w+) :.*?\n\s*\}", text, re.S)
-    args, body, grad = vjp.groups()
-    gp = f"func.func @gp({args}) -> tensor<f64> {{\n{body}\n{PENALTY.replace('%GRAD', grad)}}}\n"
-    return text.rstrip().removesuffix("}") + gp + "}\n"
+    return EXAMPLE.penalty_module()
 
 
 def test_gradient_penalty_parameter_gradients_match_pytorch():
