@@ -164,6 +164,8 @@ def main(argv=None) -> int:
         "ours_peak_rss_mib": ours_rss, "torch_peak_rss_mib": torch_rss,
         "loss_rel_error": loss_error, "worst_grad_rel_l2_error": worst,
         "date": time.strftime("%Y-%m-%d"),
+        # The machines are shared: the 1-minute load average when the timing ended.
+        "load_average_1min": os.getloadavg()[0],
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"train_step-{args.model}.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -32,6 +32,7 @@ SKIPPED = {
     "pip install": "installing: this suite already runs in the installed environment",
     "pytest": "the test suite itself",
     "python -m benchmarks.run": "the benchmarks: minutes, and the bench extra",
+    "python -m benchmarks.train_step": "the training-step benchmark: minutes",
 }
 
 
