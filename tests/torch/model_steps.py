@@ -36,15 +36,15 @@ NUMPY = {torch.float32: np.float32, torch.float64: np.float64}
 
 
 @functools.lru_cache(maxsize=1)
-def pytorch_steps(name: str):
+def pytorch_steps(name: str, masks_type: type[DropoutMasks] = DropoutMasks, size: int = 64):
     """(x, target, masks, PyTorch's f64 step, [PyTorch's f32 steps]) of model `name`, seed 0.
 
     Cached for one model at a time: the f32 and f64 tests of a model share it, and VGG-11's
     steps (130M parameters) are not kept while the next model runs.
     """
     m32 = models.build(name, torch.float32)
-    x, target = named_step_inputs(m32, classes=models.num_classes(m32))
-    masks = DropoutMasks()
+    x, target = named_step_inputs(m32, size=size, classes=models.num_classes(m32))
+    masks = masks_type()
     ref = eager_step(m32.double(), x.double(), target, masks=masks)
     m32 = models.build(name, torch.float32)
     f32 = [eager_step(m32, x, target, masks=masks), eager_step(m32, x, target, masks=masks, channels_last=True)]
@@ -58,7 +58,7 @@ def our_step(name: str, dtype: torch.dtype, x, target, masks: DropoutMasks) -> d
     x = x.to(dtype)
     step = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
     assert [tuple(m.shape) for m in step.masks] == [tuple(m.shape) for m in masks.masks], (
-        "the step's dropout masks are not PyTorch's dropouts in call order"
+        "the step's random masks are not PyTorch's random ops in call order"
     )
     loss, grads, buffers = step.compile()(x, target, masks=masks.for_step(NUMPY[dtype]))
     out = {"loss": np.asarray(loss)}

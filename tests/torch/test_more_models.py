@@ -24,22 +24,17 @@ every later run; ours gets the same ones.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
 import models
+from model_steps import DTYPES, NUMPY, our_step, pytorch_steps
 from oracle import assert_step_matches
-from step_reference import DropoutMasks, eager_step, named_step_inputs
+from step_reference import DropoutMasks
 
-rlx_torch = pytest.importorskip("rlx_mlir.torch")
-
-DTYPES = {"f32": torch.float32, "f64": torch.float64}
-NUMPY = {torch.float32: np.float32, torch.float64: np.float64}
 IMAGE_SIZE = 64
 
 
@@ -79,34 +74,6 @@ class RandomMasks(DropoutMasks):
             F.dropout, torch.Tensor.bernoulli_ = original_dropout, original_bernoulli
 
 
-@functools.lru_cache(maxsize=1)
-def pytorch_steps(name: str):
-    """(x, target, masks, PyTorch's f64 step, [PyTorch's f32 steps]) of model `name`, seed 0."""
-    m32 = models.build(name, torch.float32)
-    x, target = named_step_inputs(m32, size=IMAGE_SIZE)
-    masks = RandomMasks()
-    ref = eager_step(m32.double(), x.double(), target, masks=masks)
-    m32 = models.build(name, torch.float32)
-    f32 = [eager_step(m32, x, target, masks=masks), eager_step(m32, x, target, masks=masks, channels_last=True)]
-    with torch.backends.mkldnn.flags(enabled=False):
-        f32.append(eager_step(m32, x, target, masks=masks))
-    return x, target, masks, ref, f32
-
-
-def our_step(name: str, dtype: torch.dtype, x, target, masks: RandomMasks) -> dict[str, np.ndarray]:
-    model = models.build(name, dtype)
-    x = x.to(dtype)
-    step = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
-    assert [tuple(m.shape) for m in step.masks] == [tuple(m.shape) for m in masks.masks], (
-        "the step's random masks are not PyTorch's random ops in call order"
-    )
-    loss, grads, buffers = step.compile()(x, target, masks=masks.for_step(NUMPY[dtype]))
-    out = {"loss": np.asarray(loss)}
-    out.update({f"grad/{k}": np.asarray(v) for k, v in grads.items()})
-    out.update({f"buffer/{k}": np.asarray(v) for k, v in buffers.items()})
-    return out
-
-
 # Measured on this 2-core machine (shared, loaded), one f64 test each: resnet50 and googlenet
 # about 7 min, convnext_tiny 4 min, efficientnet_b0 149 s, mobilenet_v3_small 115 s,
 # regnet_y_400mf 98 s, shufflenet_v2_x0_5 63 s; densenet121's export alone 111 s. The f64
@@ -133,7 +100,7 @@ def _model_param(name: str):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("name", [_model_param(n) for n in models.MORE_MODELS], ids=str)
 def test_training_step_matches_pytorch(name, dtype):
-    x, target, masks, ref, f32 = pytorch_steps(name)
+    x, target, masks, ref, f32 = pytorch_steps(name, RandomMasks, IMAGE_SIZE)
     ours = our_step(name, DTYPES[dtype], x, target, masks)
     assert_step_matches(ours, ref, f32, NUMPY[DTYPES[dtype]], label=f"{name} {dtype}")
 
