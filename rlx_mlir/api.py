@@ -27,10 +27,17 @@ from xdsl.ir import Operation, SSAValue
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
 from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
+from rlx_mlir.transforms.options import StridedConv
 
 
-def lower_to_linalg(source: str | Operation, name: str = "<string>", outline: bool = False) -> ModuleOp:
+def lower_to_linalg(
+    source: str | Operation, name: str = "<string>", outline: bool = False, strided_conv: StridedConv = "phases"
+) -> ModuleOp:
     """Parse (if text), verify, and run `decompose-backward` then `convert-rlx-to-linalg`.
+
+    This is the native backend's lowering: strided convs become stride-1 phase convs by
+    default (`strided-conv=phases`, which the backend's schedules vectorize);
+    `strided_conv="direct"` gives `rlx-opt`'s default form instead.
 
     With `outline`, each RLX op is first put in its own kernel function, one per distinct
     op (`transforms.outline_kernels`): what a large graph (a whole training step) needs
@@ -54,7 +61,7 @@ def lower_to_linalg(source: str | Operation, name: str = "<string>", outline: bo
 
         outline_kernels(module)
     mark_batch_groups(module)
-    for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass()):
+    for pass_ in (DecomposeBackwardPass(), ConvertRlxToLinalgPass(strided_conv=strided_conv)):
         pass_.apply(ctx, module)
         verify_pass_output(module, pass_.name)
     return module

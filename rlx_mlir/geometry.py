@@ -403,6 +403,51 @@ class AxisPhase:
         return self.window - self.low - out
 
 
+@dataclass(frozen=True)
+class StridePhase:
+    """The taps of one axis of a strided conv's kernel that read input rows of one residue.
+
+    Output row `o` reads padded input row `s*o + d*k` for tap `k`. Writing `d*k = s*q + r`
+    (`r = d*k mod s`), that row is `s*(o + q) + r`: the taps of residue `r` read only the
+    rows `r, r + s, r + 2s, ...`, i.e. the phase `x_r[i] = xpad[s*i + r]`, at `o + q`. They
+    are `taps` (ascending, `s / gcd(s, d)` apart), at positions `offset, offset + d', ...`
+    with `d' = d / gcd(s, d)`, so one phase is the stride-1 correlation
+
+        y[o] += sum_t x_r[offset + o + t*d'] * w[taps[t]]
+
+    over `rows(out)` rows of `x_r` from row `offset`.
+    """
+
+    residue: int
+    taps: tuple[int, ...]
+    offset: int
+    dilation: int
+
+    @staticmethod
+    def split(kernel: int, stride: int, dilation: int) -> list[StridePhase]:
+        """The residues some tap reads (every tap in exactly one), with their taps."""
+        sub_dilation = dilation // math.gcd(stride, dilation)
+        phases = []
+        for residue in range(stride):
+            taps = tuple(k for k in range(kernel) if dilation * k % stride == residue)
+            if taps:
+                phases.append(StridePhase(residue, taps, dilation * taps[0] // stride, sub_dilation))
+        return phases
+
+    @property
+    def tap_step(self) -> int:
+        """Kernel index between consecutive taps: `s / gcd(s, d)`."""
+        return self.taps[1] - self.taps[0] if len(self.taps) > 1 else 1
+
+    def rows(self, out: int) -> int:
+        """Rows of the phase that `out` output rows read."""
+        return out + (len(self.taps) - 1) * self.dilation
+
+    def first_row(self, stride: int) -> int:
+        """The padded input row of the phase's first row read: `s*offset + r`."""
+        return stride * self.offset + self.residue
+
+
 # -- pool gradients: which windows reach which cells ----------------------------------------
 
 Rect = tuple[Pair, Pair]

@@ -23,7 +23,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -43,9 +42,11 @@ from rlx_mlir.transforms.builders import (
     shape_of,
     tensor_type,
 )
+from rlx_mlir.transforms.conv_stride_phases import strided_conv_phases
 from rlx_mlir.transforms.conv_transpose import conv_transpose
 from rlx_mlir.transforms.conversion import apply_full_conversion
 from rlx_mlir.transforms.empty_result import EmptyTensors
+from rlx_mlir.transforms.options import CheckedOptions, StridedConv
 from rlx_mlir.transforms.unit_height import one_d_patterns
 
 # --------------------------------------------------------------------------------------
@@ -105,8 +106,13 @@ class ConvToLinalg(RewritePattern):
     `linalg.conv_2d_nchw_fchw` for one group; otherwise `linalg.conv_2d_ngchw_gfchw` on
     x expanded to [N, G, C/G, H, W] and w to [G, F/G, C/G, KH, KW], collapsed back to
     [N, F, Ho, Wo] (depthwise is the case C/G = 1). xDSL has no 3-D named conv, so 3-D is
-    `grouped_conv`, one gather-form generic with a group loop.
+    `grouped_conv`, one gather-form generic with a group loop. With `strided_conv="phases"`
+    a strided 2-D conv of one group is `conv_stride_phases`' sum of stride-1 convs.
     """
+
+    def __init__(self, strided_conv: StridedConv = "direct"):
+        super().__init__()
+        self.strided_conv = strided_conv
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.Conv2dOp | rlx.Conv3dOp, rewriter: PatternRewriter):
@@ -115,6 +121,8 @@ class ConvToLinalg(RewritePattern):
         xpad = b.pad_sides(op.input, window.low, window.high, 0.0)
         if window.rank != 2:
             y = grouped_conv(b, xpad, op.weight, window, groups, out)
+        elif groups == 1 and self.strided_conv == "phases" and window.stride != (1, 1):
+            y = strided_conv_phases(b, xpad, op.weight, window, out)
         elif groups == 1:
             init = b.full(out.get_shape(), out.element_type, 0.0, like=op.input)
             y = b.conv_2d_nchw_fchw(xpad, op.weight, init, window.stride, window.dilation)
@@ -313,11 +321,11 @@ class Im2colToLinalg(RewritePattern):
         rewriter.replace(op, [], [cols])
 
 
-def forward_patterns() -> list[RewritePattern]:
+def forward_patterns(strided_conv: StridedConv = "direct") -> list[RewritePattern]:
     return [
         EmptyTensors(),
         *one_d_patterns(),
-        ConvToLinalg(),
+        ConvToLinalg(strided_conv),
         ConvTransposeToLinalg(),
         MaxPoolToLinalg(),
         AvgPoolToLinalg(),
@@ -338,7 +346,7 @@ def forward_patterns() -> list[RewritePattern]:
 
 
 @dataclass(frozen=True)
-class ConvertRlxToLinalgPass(ModulePass):
+class ConvertRlxToLinalgPass(CheckedOptions):
     """Rewrite `rlx.conv{2,3}d`, `rlx.conv_transpose{2,3}d`, `rlx.{max,avg}_pool{2,3}d`,
     `rlx.adaptive_{max,avg}_pool{2,3}d`, `rlx.matmul` and `rlx.im2col{,3d}` into upstream
     ops (the 1-D ops once rewritten to 2-D).
@@ -348,10 +356,17 @@ class ConvertRlxToLinalgPass(ModulePass):
     rewrite fails the pass with a located error (`conversion.apply_full_conversion`).
     Element types and a dynamic batch are preserved; the emitted IR's size does not depend
     on tensor sizes, and each block it wrote into holds one constant per value.
+
+    Option `strided-conv`: `direct` (a strided conv stays one strided named op) or `phases`
+    (a 2-D strided conv of one group becomes a stride-1 conv per stride phase of its input,
+    `conv_stride_phases`; the native backend's choice, as its schedules vectorize stride-1
+    rows).
     """
 
     name = "convert-rlx-to-linalg"
 
+    strided_conv: StridedConv = "direct"
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_full_conversion(op, forward_patterns(), FORWARD_OPS, self.name)
+        apply_full_conversion(op, forward_patterns(self.strided_conv), FORWARD_OPS, self.name)
 

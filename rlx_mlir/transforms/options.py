@@ -26,6 +26,9 @@ ConvWeight = Literal["direct", "im2col"]
 ConvInput = Literal["direct", "transpose"]
 """`conv-input`: the adjoint conv in gather form, or a transposed conv."""
 
+StridedConv = Literal["direct", "phases"]
+"""`strided-conv`: one strided named conv, or a stride-1 conv per stride phase of x."""
+
 PoolTies = Literal["first", "all"]
 """`pool-ties`: the gradient goes to the first maximum (PyTorch), or to every tied one."""
 

@@ -312,11 +312,9 @@ def _dense_batch_cases() -> list[Case]:
     return cases
 
 
-XFAIL_STRIDED_FORWARD = (
-    "conv.mlir generalizes and tiles a strided linalg.conv_2d_nchw_fchw, but its tiles (x read"
-    " at ow*2 + kw) do not vectorize: they stay linalg.generic [p, p, r] scalar loops in the"
-    " thread loop (transform.structured.vectorize fails, suppressed)"
-)
+# A conv tile: the generalized conv's reduction loops, left unvectorized. (The stride-phase
+# copies of a strided forward conv are all-parallel generics, lowered as loops by design.)
+CONV_TILES = Absent("conv tiles", r'linalg\.generic .*"reduction"')
 
 CASES: list[Case] = [
     # Dense conv gradients at batch 2, and per formulation.
@@ -476,13 +474,43 @@ CASES: list[Case] = [
         "conv2d_n2_c16f16_k3p1", conv_forward("fwd_conv", 2, 16, 16, 16, 3, p=1),
         (*CONV_8F_3X3, Absent("conv tiles", r"linalg\.generic")),
     ),
+    # Strided forward convs as stride-1 phase convs (the backend's strided-conv=phases).
     Case(
         "conv2d_n2_c16f16_k3s2p1", conv_forward("fwd_conv_s2", 2, 16, 16, 16, 3, s=2, p=1),
-        (Threaded("FMAs along ow", FMA_8), Absent("conv tiles", r"linalg\.generic")), xfail=XFAIL_STRIDED_FORWARD,
+        (
+            Threaded("each of the 4 stride phases: FMAs along ow", FMA_8, 4),
+            Threaded("each phase's 8x8 tiles", r"vector\.transfer_write .* : vector<8x8xf32>", 4),
+            *CONV,
+            CONV_TILES,
+        ),
     ),
     Case(
         "conv2d_n2_c3f16_k7s2p3", conv_forward("fwd_stem", 2, 3, 16, 32, 7, s=2, p=3),
-        (Threaded("FMAs along ow", FMA_8), Absent("conv tiles", r"linalg\.generic")), xfail=XFAIL_STRIDED_FORWARD,
+        (Threaded("each of the 4 stride phases: FMAs along ow", FMA_8, 4), *CONV, CONV_TILES),
+    ),
+    Case(
+        "conv2d_n2_c16f16_k1s2", conv_forward("fwd_conv_1x1_s2", 2, 16, 16, 16, 1, s=2),
+        (Threaded("the one phase, on flattened rows: FMAs along ow", FMA_8), *CONV, CONV_TILES),
+    ),
+    # Narrower than one vector (ow = 7 < 8 lanes): widened to 8 columns, then scheduled.
+    Case(
+        "conv2d_n2_c16f16_in7_k3p1", conv_forward("fwd_conv_narrow", 2, 16, 16, 7, 3, p=1),
+        (*CONV_8F_3X3, CONV_TILES),
+    ),
+    Case(
+        # Its 1x1 phase is one 49-wide flattened row: chunks of 48 and 1, whose 1-wide
+        # remainder tile is scalar (1/49 of that phase).
+        "conv2d_n2_c16f16_in14_k3s2p1", conv_forward("fwd_conv_s2_narrow", 2, 16, 16, 14, 3, s=2, p=1),
+        (Threaded("each of the 4 stride phases: FMAs along ow", FMA_8, 4), *CONV),
+    ),
+    Case("dx_direct_n2_c16f16_in7_k3p1", conv_dx("dx_direct_narrow", 2, 16, 16, 7, 3, p=1), CONV_8F_3X3),
+    Case(
+        "dx_direct_n2_c16f16_in14_k3s2p1", conv_dx("dx_direct_s2_narrow", 2, 16, 16, 14, 3, s=2, p=1),
+        (Threaded("each of the 4 stride phases (7 wide): FMAs along ow", FMA_8, 4), *CONV),
+    ),
+    Case(
+        "conv2d_dyn_c16f16_in7_k3p1", conv_forward("fwd_conv_narrow_dyn", "?", 16, 16, 7, 3, p=1),
+        (*CONV_8F_3X3, CONV_TILES),
     ),
     Case(
         "conv2d_n2_c16f16g16_k3p1", conv_forward("fwd_depthwise", 2, 16, 16, 16, 3, p=1, g=16),
@@ -521,7 +549,7 @@ def lower(cases: list[Case]) -> ModuleOp:
     for key, text in by_options.items():
         module = parse_module(ctx, text)
         DecomposeBackwardPass(**dict(key)).apply(ctx, module)
-        ConvertRlxToLinalgPass().apply(ctx, module)
+        ConvertRlxToLinalgPass(strided_conv="phases").apply(ctx, module)
         for op in list(module.body.block.ops):
             op.detach()
             merged.body.block.add_op(op)

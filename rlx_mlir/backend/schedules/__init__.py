@@ -182,6 +182,17 @@ module attributes {{transform.with_named_sequence}} {{
         : !transform.any_op, !transform.param<i64>
     transform.yield %chunks, %widths : !transform.any_op, !transform.param<i64>
   }}
+
+  // %op with its iteration dimension 3 padded up to a multiple of {lanes}: its operands
+  // padded with zeros of their element type, its result sliced back to its size. The
+  // padding sizes are an attribute here: pad_tiling_interface does not substitute params in
+  // MLIR 22.
+  transform.named_sequence @pad_dim3_to_vector_multiple(%op: !transform.any_op {{transform.consumed}})
+      -> !transform.any_op {{
+    %padded, %pads = transform.structured.pad_tiling_interface %op to padding_sizes [0, 0, 0, {lanes}] pad_to_multiple_of
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %padded : !transform.any_op
+  }}
 }}
 """
 
