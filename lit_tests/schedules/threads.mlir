@@ -1,0 +1,94 @@
+// RUN: mlir-opt %s --transform-preload-library=transform-library-paths=%schedules --transform-interpreter | FileCheck %s
+
+// Ops no other library schedules get a thread loop over their first loop when it is
+// parallel and has at least @num_threads (2) iterations: a batch-norm statistic (channels
+// first, images and pixels reduced), an elementwise op, the forward max pool.
+// CHECK-LABEL: func.func @channel_sums
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction", "reduction"]
+// CHECK-LABEL: func.func @relu
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK-LABEL: func.func @max_pool
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.pooling_nchw_max
+// Left alone: a reduction first, a single iteration, no loops at all.
+// CHECK-LABEL: func.func @total
+// CHECK-NOT:   scf.forall
+// CHECK-LABEL: func.func @one_image
+// CHECK-NOT:   scf.forall
+// CHECK-LABEL: func.func @scalar
+// CHECK-NOT:   scf.forall
+// CHECK:       return
+
+#nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
+#c = affine_map<(c, n, h, w) -> (c)>
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#all = affine_map<(i) -> (i)>
+#rows = affine_map<(i, j) -> (i, j)>
+#none = affine_map<(i) -> ()>
+builtin.module {
+  func.func @channel_sums(%x: tensor<4x8x6x6xf32>) -> tensor<8xf32> {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<8xf32>
+    %i = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %s = linalg.generic {indexing_maps = [#nchw, #c], iterator_types = ["parallel", "reduction", "reduction", "reduction"]}
+        ins(%x : tensor<4x8x6x6xf32>) outs(%i : tensor<8xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    } -> tensor<8xf32>
+    func.return %s : tensor<8xf32>
+  }
+  func.func @relu(%x: tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32> {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x8x6x6xf32>
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%x : tensor<4x8x6x6xf32>) outs(%e : tensor<4x8x6x6xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.maximumf %a, %z : f32
+      linalg.yield %r : f32
+    } -> tensor<4x8x6x6xf32>
+    func.return %y : tensor<4x8x6x6xf32>
+  }
+  func.func @max_pool(%x: tensor<4x8x9x9xf32>) -> tensor<4x8x4x4xf32> {
+    %ninf = arith.constant 0xFF800000 : f32
+    %e = tensor.empty() : tensor<4x8x4x4xf32>
+    %i = linalg.fill ins(%ninf : f32) outs(%e : tensor<4x8x4x4xf32>) -> tensor<4x8x4x4xf32>
+    %k = tensor.empty() : tensor<3x3xf32>
+    %y = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+        ins(%x, %k : tensor<4x8x9x9xf32>, tensor<3x3xf32>) outs(%i : tensor<4x8x4x4xf32>) -> tensor<4x8x4x4xf32>
+    func.return %y : tensor<4x8x4x4xf32>
+  }
+  func.func @total(%x: tensor<64xf32>) -> tensor<f32> {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<f32>
+    %i = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+    %s = linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]}
+        ins(%x : tensor<64xf32>) outs(%i : tensor<f32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    } -> tensor<f32>
+    func.return %s : tensor<f32>
+  }
+  func.func @one_image(%x: tensor<1x64xf32>) -> tensor<1x64xf32> {
+    %e = tensor.empty() : tensor<1x64xf32>
+    %y = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<1x64xf32>) outs(%e : tensor<1x64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    } -> tensor<1x64xf32>
+    func.return %y : tensor<1x64xf32>
+  }
+  func.func @scalar(%x: tensor<f32>) -> tensor<f32> {
+    %e = tensor.empty() : tensor<f32>
+    %y = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+        ins(%x : tensor<f32>) outs(%e : tensor<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    } -> tensor<f32>
+    func.return %y : tensor<f32>
+  }
+}
