@@ -25,7 +25,7 @@ from rlx_mlir.api import lower_to_linalg
 from rlx_mlir.backend import compile_module
 from rlx_mlir.backend.interface import module_text
 from rlx_mlir.geometry import Window
-from tests.oracle import assert_matches, tensor_type
+from oracle import assert_matches, tensor_type
 
 # (label, n, c, f, (h, w), (kh, kw), stride, padding (low h, low w, high h, high w), dilation)
 CONFIGS = [
