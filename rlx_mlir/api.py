@@ -117,9 +117,21 @@ def compile(source: str | Operation, pipeline: str | None = None, outline: bool 
     `outline=True` compiles each distinct RLX op as its own kernel and runs each function
     that only calls them as a graph of native calls (`rlx_mlir.kernel_graph`): a large
     graph (a whole training step) then compiles in linear time.
+
+    A source compiled before (same text, options, code and machine) is not lowered again:
+    `rlx_mlir.compile_memo` remembers which cached libraries it became.
     """
+    from rlx_mlir import compile_memo
+
+    key = compile_memo.memo_key(source, pipeline, outline, "phases")
+    compiled = compile_memo.recall(key)
+    if compiled is not None:
+        return compiled
     if outline:
         from rlx_mlir.kernel_graph import compile_as_kernels
 
-        return compile_as_kernels(lower_to_linalg(source, outline=True), pipeline)
-    return compile_module(lower_to_linalg(source), pipeline)
+        compiled = compile_as_kernels(lower_to_linalg(source, outline=True), pipeline)
+    else:
+        compiled = compile_module(lower_to_linalg(source), pipeline)
+    compile_memo.remember(key, compiled)
+    return compiled

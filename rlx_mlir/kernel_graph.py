@@ -48,7 +48,7 @@ class _Call:
 class KernelGraphFunction:
     """A function whose body is kernel calls, tensor constants and a return, run in Python."""
 
-    def __init__(self, function: func.FuncOp, kernels: "NativeModule | _Libraries"):
+    def __init__(self, function: func.FuncOp, kernels: "NativeModule | Libraries"):
         self.name = function.sym_name.data
         block = function.body.block
         index = {arg: i for i, arg in enumerate(block.args)}
@@ -112,8 +112,9 @@ class KernelGraph:
     """`graph["f"](*arrays)`, like a `NativeModule`: the kernel graphs, and the library's
     other public functions as they are."""
 
-    def __init__(self, functions: Sequence[func.FuncOp], kernels: "NativeModule | _Libraries"):
+    def __init__(self, functions: Sequence[func.FuncOp], kernels: "NativeModule | Libraries"):
         self.kernels = kernels
+        self.graph_functions = list(functions)
         self._functions = {f.sym_name.data: KernelGraphFunction(f, kernels) for f in functions}
 
     def __getitem__(self, name: str):
@@ -152,7 +153,7 @@ def compile_as_kernels(module: ModuleOp, pipeline: str | None = None, jobs: int 
     parts = _partition(library, jobs or _usable_cpus())
     with ThreadPoolExecutor(len(parts)) as pool:
         built = list(pool.map(lambda part: compile_module(part, pipeline), parts))
-    return KernelGraph(graphs, _Libraries(built))
+    return KernelGraph(graphs, Libraries(built))
 
 
 def _usable_cpus() -> int:
@@ -185,10 +186,11 @@ def _partition(library: ModuleOp, parts: int) -> list[ModuleOp]:
     return modules
 
 
-class _Libraries:
+class Libraries:
     """Several compiled libraries looked up as one, by function name."""
 
     def __init__(self, libraries: Sequence[NativeModule]):
+        self.modules = list(libraries)
         self._by_name = {name: library for library in libraries for name in library}
 
     def __getitem__(self, name: str):

@@ -12,7 +12,9 @@ from rlx_mlir.backend.compile import (
     compile_module,
     compile_to_library,
     emit,
+    environment_key,
     last_compile_was_cache_hit,
+    load_cached,
 )
 from rlx_mlir.backend.interface import FunctionSignature, TensorSpec
 from rlx_mlir.backend.pipelines import PIPELINES, Pipeline, get_pipeline
@@ -34,7 +36,9 @@ __all__ = [
     "compile_to_library",
     "describe",
     "emit",
+    "environment_key",
     "get_pipeline",
     "last_compile_was_cache_hit",
     "load",
+    "load_cached",
 ]

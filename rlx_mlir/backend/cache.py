@@ -6,6 +6,10 @@ An entry is two files in the cache directory:
 - ``<key>.<sha256[:16]>.so``: the library, named after its own content, so a file that
   passed verification is never replaced underneath a process that is about to load it.
 
+A *record* (``<key>.record``, :func:`store_record` / :func:`load_record`) is a small
+JSON document published the same way, with no library of its own: the compile memo of
+:mod:`rlx_mlir.compile_memo` keeps there which libraries a source compiled to.
+
 The key hashes everything that determines the machine code: the input IR, the pipeline's
 flags, the tool versions, the runtime library location (it is baked in as an rpath) and
 the host CPU (code is generated with ``-mcpu=native``).
@@ -138,3 +142,25 @@ def publish(
         meta_tmp.write_text(json.dumps({**metadata, "library": library.name, "sha256": digest}))
         os.replace(meta_tmp, directory / f"{key}.json")
     return library
+
+
+def load_record(directory: Path, key: str) -> dict[str, Any] | None:
+    """The record stored under ``key`` (:func:`store_record`), or None."""
+    try:
+        record = json.loads((directory / f"{key}.record").read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def store_record(directory: Path, key: str, record: dict[str, Any]) -> None:
+    """Atomically store ``record`` under ``key``: a reader sees the old record, the new one
+    or none, never part of one."""
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".record-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f)
+        os.replace(tmp, directory / f"{key}.record")
+    except BaseException:
+        os.unlink(tmp)
+        raise

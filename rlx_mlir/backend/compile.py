@@ -80,6 +80,8 @@ class Library:
     path: Path
     signatures: dict[str, FunctionSignature]
     cache_hit: bool
+    key: str
+    """The cache key it is stored under (:func:`load_cached` loads it again by this key)."""
 
 
 def build_library(module: str | Operation, pipeline: str | None = None) -> Library:
@@ -96,7 +98,7 @@ def build_library(module: str | Operation, pipeline: str | None = None) -> Libra
     found = cache.lookup(directory, key)
     if found is not None:
         library, metadata = found
-        result = Library(library, signatures_from_json(metadata["signatures"]), True)
+        result = Library(library, signatures_from_json(metadata["signatures"]), True, key)
     else:
         prepared = prepare(text)
         library = cache.publish(
@@ -108,7 +110,7 @@ def build_library(module: str | Operation, pipeline: str | None = None) -> Libra
                 "signatures": [s.to_json() for s in prepared.signatures.values()],
             },
         )
-        result = Library(library, prepared.signatures, False)
+        result = Library(library, prepared.signatures, False, key)
     _last.cache_hit = result.cache_hit
     return result
 
@@ -121,7 +123,18 @@ def compile_to_library(module: str | Operation, pipeline: str | None = None) -> 
 def compile_module(module: str | Operation, pipeline: str | None = None) -> NativeModule:
     """Compile ``module`` and load it: ``compile_module(m)["f"](*arrays)``."""
     library = build_library(module, pipeline)
-    return load(library.path, library.signatures)
+    return load(library.path, library.signatures, library.key)
+
+
+def load_cached(key: str) -> NativeModule | None:
+    """The library stored under cache ``key`` (a :attr:`NativeModule.key`), loaded; None
+    if the cache no longer holds it intact."""
+    found = cache.lookup(cache.cache_dir(), key)
+    if found is None:
+        return None
+    library, metadata = found
+    _last.cache_hit = True
+    return load(library, signatures_from_json(metadata["signatures"]), key)
 
 
 def last_compile_was_cache_hit() -> bool | None:
@@ -354,10 +367,14 @@ def _fallback_flags(pipeline: Pipeline) -> list[object] | None:
 
 def _cache_key(text: str, pipeline: Pipeline) -> str:
     """Hash of everything that determines the library built from ``text``."""
+    return cache.make_key(_FORMAT_VERSION, text, environment_key(pipeline))
+
+
+def environment_key(pipeline: Pipeline) -> str:
+    """Hash of everything besides the input IR that determines a library: the pipeline's
+    flags and schedules, the tools, the linker, the host."""
     tools = [toolchain.find_tool(n) for n in ("mlir-opt", "mlir-translate", "opt", "llc")]
     return cache.make_key(
-        _FORMAT_VERSION,
-        text,
         json.dumps(
             [
                 pipeline.name,

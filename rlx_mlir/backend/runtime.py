@@ -225,9 +225,11 @@ def _take_result(
 class NativeModule(Mapping[str, NativeFunction]):
     """A loaded library: ``module["f"](*arrays)``. Keeps the library loaded while alive."""
 
-    def __init__(self, path: Path, signatures: Mapping[str, FunctionSignature]) -> None:
+    def __init__(self, path: Path, signatures: Mapping[str, FunctionSignature], key: str | None = None) -> None:
         self.path = Path(path)
         self.signatures = dict(signatures)
+        self.key = key
+        """The compile cache's key for this library (None: loaded from elsewhere)."""
         self._library = ctypes.CDLL(str(self.path), mode=os.RTLD_LOCAL)
         self._functions = {
             name: NativeFunction(self._library, sig)
@@ -258,6 +260,9 @@ class NativeModule(Mapping[str, NativeFunction]):
         return f"<NativeModule {self.path} functions={sorted(self._functions)}>"
 
 
-def load(library_path: str | Path, signatures: Mapping[str, FunctionSignature]) -> NativeModule:
-    """Load a library built by :mod:`rlx_mlir.backend.compile` with its signatures."""
-    return NativeModule(Path(library_path), signatures)
+def load(
+    library_path: str | Path, signatures: Mapping[str, FunctionSignature], key: str | None = None
+) -> NativeModule:
+    """Load a library built by :mod:`rlx_mlir.backend.compile` with its signatures (and the
+    cache key it was stored under, if it came from the cache)."""
+    return NativeModule(Path(library_path), signatures, key)
