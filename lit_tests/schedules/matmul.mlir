@@ -13,8 +13,13 @@
 // CHECK:               vector.transfer_write {{.*}} : vector<8x32xf32>
 
 // A one-term product (K = 1, here with dynamic rows) is not scheduled: the k loop of the
-// register tile would fold away, and hoisting out of it aborts mlir-opt 22.
+// register tile would fold away, and hoisting out of it aborts mlir-opt 22. Only its zero
+// init is split across the threads (threads.mlir), the product stays outside any thread loop.
 // CHECK-LABEL: func.func @outer_product
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK-NEXT:    affine.min
+// CHECK:         linalg.fill
+// CHECK-NEXT:  }
 // CHECK-NOT:   scf.forall
 // CHECK:       linalg.matmul
 

@@ -19,6 +19,16 @@
 // CHECK-LABEL: func.func @scalar
 // CHECK-NOT:   scf.forall
 // CHECK:       return
+// A padded input (tensor.pad, as a conv's, here with a dynamic batch): its zero fill and the
+// copy of its source into the interior are each split in 2 along the batch; no memref.copy
+// (MLIR's row-by-row runtime copy) is left.
+// CHECK-LABEL: func.func @padded
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.fill
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.copy
+// CHECK-NOT:   memref.copy
+// CHECK:       return
 
 #nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
 #c = affine_map<(c, n, h, w) -> (c)>
@@ -90,5 +100,13 @@ builtin.module {
       linalg.yield %r : f32
     } -> tensor<f32>
     func.return %y : tensor<f32>
+  }
+  func.func @padded(%x: tensor<?x3x6x6xf32>) -> tensor<?x3x8x8xf32> {
+    %z = arith.constant 0.0 : f32
+    %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%i: index, %j: index, %k: index, %l: index):
+      tensor.yield %z : f32
+    } : tensor<?x3x6x6xf32> to tensor<?x3x8x8xf32>
+    func.return %p : tensor<?x3x8x8xf32>
   }
 }
