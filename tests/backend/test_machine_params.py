@@ -133,3 +133,27 @@ def test_avx2_host_keeps_8_lane_vectors(machine):
     scheduled = emit(CONV, "llvm-mlir", "optimizing")
     assert "vector<8xf32>" in scheduled
     assert "vector<16xf32>" not in scheduled
+
+
+# A 3x3 conv whose output rows are 7 wide (ResNet's last stage), as the backend lowers it.
+NARROW_CONV = """
+func.func @c7(%x: tensor<2x16x9x9xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<2x16x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x7x7xf32>) -> tensor<2x16x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x16x9x9xf32>, tensor<16x16x3x3xf32>) outs(%acc : tensor<2x16x7x7xf32>) -> tensor<2x16x7x7xf32>
+  return %r : tensor<2x16x7x7xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("cpu", ["x86-64-v3", "x86-64-v4"])
+def test_narrow_conv_is_widened_to_8_columns_on_any_vector_width(machine, cpu):
+    """7-wide rows are computed as 8-lane FMAs, also on a 16-lane target: widened to 16 they
+    would waste 9 columns in 16 (on Zen 4 two 8-lane FMAs issue where one 16-lane FMA does)."""
+    machine(threads=2, cpu=cpu)
+    scheduled = emit(NARROW_CONV, "llvm-mlir", "optimizing")
+    fmas = re.findall(r"llvm\.intr\.fmuladd.*vector<(\d+)xf32>|llvm\.intr\.fma.*vector<(\d+)xf32>", scheduled)
+    widths = {int(a or b) for a, b in fmas}
+    assert widths == {8}, f"FMA widths {widths}"

@@ -21,6 +21,9 @@
 //   c/kh/kw loops.
 // 8 f x 8 ow keeps the 8 accumulators and the operands within AVX2's 16 registers (8 f x
 // 16 ow spills). The alternatives measured are in docs/schedules-notes.md.
+// Rows narrower than one vector are widened first (@apply_conv): below 8 columns to 8
+// (@f32_short_lanes), which a 16-lane machine computes in 8-lane chunks, and between 8 and
+// L to L.
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
@@ -31,16 +34,17 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
   transform.named_sequence @pad_dim3_to_vector_multiple(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @f32_short_lanes() -> !transform.param<i64>
+  transform.named_sequence @pad_dim3_to_short_vector_multiple(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
 
   transform.named_sequence @match_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
-    // At least one full vector-wide tile: splitting off an empty first chunk asserts in
-    // mlir-opt 22 (narrower convs stay loops that LLVM vectorizes).
+    // At least one short-vector-wide tile (@schedule_conv_thread_tile says which chunks).
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
-      transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
+      %short = transform.include @f32_short_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %short : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
@@ -112,8 +116,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // A thread's tile of the conv: ow chunks, each register-tiled by @schedule_conv_chunk.
-  transform.named_sequence @schedule_conv_thread_tile(%t: !transform.any_op {transform.consumed}) {
+  // A thread's tile at least one vector wide: ow chunks of whole vectors, then of halving
+  // widths (splitting off an empty first chunk asserts in mlir-opt 22, hence the bound).
+  transform.named_sequence @match_wide_conv_tile(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // A thread's tile exactly one short vector wide, narrower than a register (a widened
+  // 7-column conv on a 16-lane machine): one chunk.
+  transform.named_sequence @match_short_conv_tile(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %short = transform.include @f32_short_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi eq %ow, %short : !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi lt %ow, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @schedule_wide_conv_tile(%t: !transform.any_op {transform.consumed}) {
     %chunks, %widths = transform.include @split_dim3_in_vector_chunks failures(propagate) (%t)
         : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>)
     transform.foreach %chunks, %widths : !transform.any_op, !transform.param<i64> {
@@ -121,6 +154,25 @@ module attributes {transform.with_named_sequence} {
       transform.include @schedule_conv_chunk failures(suppress) (%chunk, %width)
           : (!transform.any_op, !transform.param<i64>) -> ()
     }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_short_conv_tile(%t: !transform.any_op {transform.consumed}) {
+    %short = transform.include @f32_short_lanes failures(propagate) () : () -> !transform.param<i64>
+    transform.include @schedule_conv_chunk failures(suppress) (%t, %short)
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // A thread's tile of the conv (the one linalg op in its scf.forall), register-tiled by
+  // @schedule_conv_chunk per ow chunk. Other widths (between a short vector and a whole
+  // one, which only strided convs keep) stay loops on their thread.
+  transform.named_sequence @schedule_conv_thread_tile(%t: !transform.any_op {transform.consumed}) {
+    %forall = transform.get_parent_op %t {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
+    %updated = transform.foreach_match in %forall
+        @match_wide_conv_tile -> @schedule_wide_conv_tile,
+        @match_short_conv_tile -> @schedule_short_conv_tile
+        : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 
@@ -164,16 +216,15 @@ module attributes {transform.with_named_sequence} {
 
   // A stride-1 conv narrower than one vector (ow < L: the 7x7 maps of ResNet's last stage,
   // and the stride phases of its downsampling convs and their input gradients), which
-  // @match_conv rejects. Stride 1 only: pad_tiling_interface sizes a strided conv's input
-  // as the rows its windows read, and where the input has more (floor division), MLIR 22
-  // pads it by a negative amount, which fails the compile.
-  transform.named_sequence @match_conv_narrow(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // @match_conv rejects or (short < ow < L) would leave unscheduled. Stride 1 only:
+  // pad_tiling_interface sizes a strided conv's input as the rows its windows read, and
+  // where the input has more (floor division), MLIR 22 pads it by a negative amount, which
+  // fails the compile. @match_conv_narrower_than_short: ow < S (@f32_short_lanes), widened
+  // to S; @match_conv_narrow: S < ow < L, widened to L.
+  transform.named_sequence @match_stride_one_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
-      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
-      transform.match.param.cmpi lt %ow, %lanes : !transform.param<i64>
       %batch, %image, %filters, %window, %channels, %depth, %strides, %dilations =
           transform.match.structured.classify_convolution_dims %s
           : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
@@ -185,6 +236,43 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_conv_narrower_than_short(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %short = transform.include @f32_short_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi lt %ow, %short : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_conv_narrow(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ow = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %short = transform.include @f32_short_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi gt %ow, %short : !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi lt %ow, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // The narrow conv computed one short vector wide: as @widen_conv_narrow, to S columns.
+  transform.named_sequence @widen_conv_to_short(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %widened = transform.sequence %op : !transform.any_op -> !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      %padded = transform.include @pad_dim3_to_short_vector_multiple failures(propagate) (%c)
+          : (!transform.any_op) -> !transform.any_op
+      transform.yield %padded : !transform.any_op
+    }
+    transform.yield %widened : !transform.any_op
   }
 
   // The narrow conv computed one vector wide: x padded with zero columns on the right and
@@ -211,6 +299,7 @@ module attributes {transform.with_named_sequence} {
   // function cost its argmax its thread loop (lit_tests/schedules/pool.mlir).
   transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %widened, %padded = transform.foreach_match in %root
+        @match_conv_narrower_than_short -> @widen_conv_to_short,
         @match_conv_narrow -> @widen_conv_narrow
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %functions = transform.get_parent_op %padded {op_name = "func.func", deduplicate}

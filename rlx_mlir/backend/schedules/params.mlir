@@ -16,6 +16,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield %p : !transform.param<i64>
   }
 
+  // The narrowest vector a conv chunk is computed in: min(8, @f32_lanes).
+  transform.named_sequence @f32_short_lanes() -> !transform.param<i64> {
+    %p = transform.param.constant 8 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
   // Two vector registers of f32.
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64> {
     %p = transform.param.constant 16 : i64 -> !transform.param<i64>
@@ -39,6 +45,14 @@ module attributes {transform.with_named_sequence} {
   // padding sizes are an attribute here: pad_tiling_interface does not substitute params in
   // MLIR 22.
   transform.named_sequence @pad_dim3_to_vector_multiple(%op: !transform.any_op {transform.consumed})
+      -> !transform.any_op {
+    %padded, %pads = transform.structured.pad_tiling_interface %op to padding_sizes [0, 0, 0, 8] pad_to_multiple_of
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %padded : !transform.any_op
+  }
+
+  // As @pad_dim3_to_vector_multiple, up to a multiple of @f32_short_lanes (8).
+  transform.named_sequence @pad_dim3_to_short_vector_multiple(%op: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %padded, %pads = transform.structured.pad_tiling_interface %op to padding_sizes [0, 0, 0, 8] pad_to_multiple_of
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
