@@ -34,8 +34,9 @@
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      outs(%{{.*}} : memref<1x1x1x1x1x2xf32, {{.*}}>)
 // CHECK:       return
-// The forward average pool (a window sum and a division of the same shapes) is left alone;
-// only the sum's zero init is split across the threads (threads.mlir).
+// The forward average pool: its window sum (a windowed generic) is left alone; the sum's
+// zero init and the division (a generic without inputs) are split across the threads
+// (threads.mlir).
 // CHECK-LABEL: func.func @avg_forward
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK-NEXT:    memref.subview
@@ -43,7 +44,11 @@
 // CHECK-NEXT:  }
 // CHECK-NOT:   scf.forall
 // CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-NOT:   scf.forall
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK-NEXT:    memref.subview
+// CHECK-NEXT:    linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-NOT:     ins(
+// CHECK:           arith.divf
 // CHECK:       return
 
 builtin.module {

@@ -29,6 +29,13 @@
 // CHECK:         linalg.copy
 // CHECK-NOT:   memref.copy
 // CHECK:       return
+// A gather without inputs (an input gradient's flipped, transposed weights): split in 2
+// along its first loop.
+// CHECK-LABEL: func.func @flipped
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.generic
+// CHECK:           memref.load
+// CHECK:       return
 
 #nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
 #c = affine_map<(c, n, h, w) -> (c)>
@@ -108,5 +115,22 @@ builtin.module {
       tensor.yield %z : f32
     } : tensor<?x3x6x6xf32> to tensor<?x3x8x8xf32>
     func.return %p : tensor<?x3x8x8xf32>
+  }
+  func.func @flipped(%w: tensor<4x6x3x3xf32>) -> tensor<6x4x3x3xf32> {
+    %e = tensor.empty() : tensor<6x4x3x3xf32>
+    %f = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        outs(%e : tensor<6x4x3x3xf32>) {
+    ^bb0(%o: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %k = linalg.index 2 : index
+      %l = linalg.index 3 : index
+      %two = arith.constant 2 : index
+      %kf = arith.subi %two, %k : index
+      %lf = arith.subi %two, %l : index
+      %v = tensor.extract %w[%j, %i, %kf, %lf] : tensor<4x6x3x3xf32>
+      linalg.yield %v : f32
+    } -> tensor<6x4x3x3xf32>
+    func.return %f : tensor<6x4x3x3xf32>
   }
 }

@@ -2,7 +2,8 @@
 // split across the threads. Entry point @apply_threads, included last by main.mlir.
 //
 // Batch norm and its gradient (per-channel reductions and the normalization), the
-// elementwise ops (relu, add, threshold_backward) and the forward max pool have no schedule
+// elementwise ops (relu, add, threshold_backward), gathers (the flipped weights of an input
+// gradient) and the forward max pool have no schedule
 // of their own: unscheduled, they ran as sequential loops on one thread (in ResNet-18's
 // training step at batch 8, 224x224: 200 ms of batch norm, 70 ms of relu/add/relu gradient
 // and 53 ms of max pool, one call of 8x64x112x112 alone taking 35 ms). Here each such op
@@ -58,6 +59,24 @@ module attributes {transform.with_named_sequence} {
       %one = transform.param.constant 1 : i64 -> !transform.param<i64>
       transform.match.param.cmpi ge %inputs, %one : !transform.param<i64>
       transform.match.structured.input %s[all] {projected_permutation} : !transform.any_op
+      transform.match.structured.init %s[all] {projected_permutation} : !transform.any_op
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %t = transform.include @match_first_loop_threadable failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    transform.yield %t : !transform.any_op
+  }
+
+  // A generic without inputs, reading its operands with tensor.extract in its body: the
+  // flipped, transposed weights of a conv's input gradient (a 512x512x3x3 copy per call in
+  // ResNet-18's last stage), the average pool's divisor. Its result is indexed by a
+  // (projected) permutation like the generics above.
+  transform.named_sequence @match_unthreaded_gather(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %inputs = transform.match.structured.num_inputs %s : (!transform.any_op) -> !transform.param<i64>
+      %zero = transform.param.constant 0 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %inputs, %zero : !transform.param<i64>
       transform.match.structured.init %s[all] {projected_permutation} : !transform.any_op
       transform.match.structured.yield %s : !transform.any_op
     }
@@ -143,6 +162,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_threads(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
         @match_unthreaded_generic -> @thread_first_loop,
+        @match_unthreaded_gather -> @thread_first_loop,
         @match_unthreaded_max_pool -> @thread_first_loop,
         @match_unthreaded_pad -> @thread_pad,
         @match_unthreaded_fill -> @thread_fill
