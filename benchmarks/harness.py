@@ -48,6 +48,40 @@ def configure_threads(threads: int = THREADS) -> None:
     os.environ.setdefault("KMP_WARNINGS", "0")
 
 
+def machine_record() -> dict:
+    """Where and with what a result was measured, for the results files: the CPU, the
+    thread count and vector lanes our libraries were compiled for, torch's and the MLIR
+    tools' versions."""
+    import dataclasses
+    import platform
+
+    import torch
+
+    from rlx_mlir.backend import toolchain
+    from rlx_mlir.backend.schedules import machine_params
+
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    llc = toolchain.find_tool("llc")
+    version = toolchain.run("llc --version", [str(llc.path), "--version"])
+    host = next((line.split(":", 1)[1].strip() for line in version.splitlines() if "Host CPU" in line), "")
+    return {
+        "machine": platform.processor() or platform.machine(),
+        "cpu": cpu,
+        # LLVM's name for the host (znver3: Zen 3, AVX2; znver4: Zen 4, AVX-512).
+        "llvm_host_cpu": host,
+        "compiled_for": dataclasses.asdict(machine_params()),
+        "torch": torch.__version__,
+        "tools": {name: toolchain.find_tool(name).version for name in ("mlir-opt", "llc")},
+    }
+
+
 def preload_openmp() -> Path | None:
     """Load libiomp5 (PyPI ``intel-openmp``) globally, if installed; returns its path.
 

@@ -14,9 +14,7 @@ compile of that module to a shared library.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -27,17 +25,6 @@ if __package__ in (None, ""):
 from benchmarks.harness import REPO, THREADS, configure_threads  # noqa: E402
 
 configure_threads(THREADS)
-
-
-def _cpu_model() -> str:
-    """The CPU's model name from /proc/cpuinfo (empty where there is none)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return ""
 
 
 def main(argv=None) -> int:
@@ -60,6 +47,7 @@ def main(argv=None) -> int:
     from benchmarks.harness import (
         ensure_pipeline,
         format_table,
+        machine_record,
         geomean,
         preload_openmp,
         run_case,
@@ -67,7 +55,6 @@ def main(argv=None) -> int:
         time_decompose,
         write_chart,
     )
-    from rlx_mlir.backend.schedules import machine_params
 
     if args.pipeline is None:
         from rlx_mlir.backend.pipelines import default_pipeline
@@ -115,11 +102,7 @@ def main(argv=None) -> int:
         "conv_input": args.conv_input,
         "threads": THREADS,
         "batches": args.batches,
-        "torch": torch.__version__,
-        "machine": platform.processor() or platform.machine(),
-        "cpu": _cpu_model(),
-        # What our libraries were compiled for (threads, f32 vector lanes, LLVM CPU).
-        "compiled_for": dataclasses.asdict(machine_params()),
+        **machine_record(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "summary": summary,
         "cases": [r.to_json() for r in results],

@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.harness import THREADS, configure_threads, preload_openmp, time_interleaved
+from benchmarks.harness import THREADS, configure_threads, machine_record, preload_openmp, time_interleaved
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
@@ -163,7 +163,8 @@ def main(argv=None) -> int:
         "cached_compile_s": cached_s,
         "ours_peak_rss_mib": ours_rss, "torch_peak_rss_mib": torch_rss,
         "loss_rel_error": loss_error, "worst_grad_rel_l2_error": worst,
-        "date": time.strftime("%Y-%m-%d"),
+        **machine_record(),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         # The machines are shared: the 1-minute load average when the timing ended.
         "load_average_1min": os.getloadavg()[0],
     }
