@@ -303,6 +303,18 @@ class TensorBuilder(_Emitter):
         op = tensor.CollapseShapeOp(operands=[value], result_types=[result_type], properties={"reassociation": _reassociation_attr(reassociation)})
         return self.value(op)
 
+    def flat_rows(self, value: SSAValue) -> SSAValue:
+        """[N, C, H, W] -> [N, C, 1, H*W], a view of a contiguous tensor: a stride-1 conv
+        whose kernel is one tap computes on the image's rows as on one row, so its row is
+        as long as the whole image (narrow images then still fill a vector)."""
+        n, c, h, w = shape_of(value)
+        return self.expand_shape(self.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, c, 1, h * w))
+
+    def unflat_rows(self, value: SSAValue, height: int, width: int) -> SSAValue:
+        """The inverse of :meth:`flat_rows`: [N, C, 1, H*W] -> [N, C, H, W]."""
+        n, c = shape_of(value)[:2]
+        return self.expand_shape(self.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, c, height, width))
+
     def transpose(self, value: SSAValue, permutation: Sequence[int], into: SSAValue | None = None) -> SSAValue:
         """`linalg.transpose`: result axis k is `value`'s axis `permutation[k]`. Writes into
         `into` when given (e.g. the interior slice of a padded buffer), else a new tensor."""

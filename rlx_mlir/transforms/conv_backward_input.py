@@ -103,8 +103,7 @@ class _Phases:
     def flat(self) -> SSAValue:
         """dy as [N, F, 1, Ho*Wo]."""
         if self._flat is None:
-            n, f = shape_of(self.op.grad_output)[:2]
-            self._flat = _flatten_rows(self.b, self.op.grad_output, (n, f))
+            self._flat = self.b.flat_rows(self.op.grad_output)
         return self._flat
 
     def window(self, row: AxisPhase, col: AxisPhase) -> SSAValue:
@@ -138,14 +137,8 @@ class _Phases:
         )
         dx = groups.merge(b, dx, 1)
         if flat:
-            dx = b.expand_shape(b.collapse_shape(dx, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, c, row.count, col.count))
+            dx = b.unflat_rows(dx, row.count, col.count)
         return dx
-
-
-def _flatten_rows(b: TensorBuilder, value: SSAValue, leading: tuple[int, int]) -> SSAValue:
-    """[N, C, H, W] -> [N, C, 1, H*W] (a view: dy is contiguous)."""
-    h, w = shape_of(value)[2:]
-    return b.expand_shape(b.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (*leading, 1, h * w))
 
 
 def reversed_tap(r: RegionBuilder, axis: AxisPhase, t: SSAValue) -> SSAValue:

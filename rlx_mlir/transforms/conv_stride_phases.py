@@ -60,8 +60,8 @@ def _accumulate_phase(
         strides=(1, 1, row.tap_step, col.tap_step),
     )
     if len(row.taps) == len(col.taps) == 1:
-        flat = b.conv_2d_nchw_fchw(_flat_rows(b, x_ab), w_ab, _flat_rows(b, y), (1, 1), (1, 1))
-        return b.expand_shape(b.collapse_shape(flat, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, f, ho, wo))
+        flat = b.conv_2d_nchw_fchw(b.flat_rows(x_ab), w_ab, b.flat_rows(y), (1, 1), (1, 1))
+        return b.unflat_rows(flat, ho, wo)
     return b.conv_2d_nchw_fchw(x_ab, w_ab, y, (1, 1), (row.dilation, col.dilation))
 
 
@@ -82,9 +82,3 @@ def _phase_input(
         iterators="pppp",
         body=lambda r, x, _out: x,
     )
-
-
-def _flat_rows(b: TensorBuilder, value: SSAValue) -> SSAValue:
-    """[N, C, H, W] -> [N, C, 1, H*W] (a view of a contiguous tensor)."""
-    n, c, h, w = shape_of(value)
-    return b.expand_shape(b.collapse_shape(value, [[0], [1], [2, 3]]), [[0], [1], [2, 3]], (n, c, 1, h * w))
