@@ -141,6 +141,16 @@ class RegionBuilder(_Emitter):
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self._binary(arith.AddfOp, arith.AddiOp, a, b)
 
+    def accumulate(self, acc: SSAValue, term: SSAValue) -> SSAValue:
+        """`acc + term` in a reduction whose terms may be summed in any order: for floats,
+        `arith.addf` with the `reassoc` flag, so LLVM vectorizes the loop with one partial
+        sum per lane (a sequential sum is one add per FP-add latency, unvectorized)."""
+        if not _is_float(acc.type):
+            return self.add(acc, term)
+        from xdsl.dialects.llvm import FastMathFlag
+
+        return self.value(arith.AddfOp(acc, term, flags=arith.FastMathFlagsAttr([FastMathFlag.REASSOC])))
+
     def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self._binary(arith.SubfOp, arith.SubiOp, a, b)
 

@@ -40,7 +40,7 @@ class BatchNormBackwardToLinalg(RewritePattern):
         n = count_of(b, x, [0, *range(2, rank)])
 
         def sums(r: RegionBuilder, dy_, x_, mean_, sum_dy, dot):
-            return r.add(sum_dy, dy_), r.add(dot, r.mul(dy_, r.sub(x_, mean_)))
+            return r.accumulate(sum_dy, dy_), r.accumulate(dot, r.mul(dy_, r.sub(x_, mean_)))
 
         sum_dy, dot = loops.reduce(b, [dy, x], [op.save_mean], 2, sums, like=x)
 
