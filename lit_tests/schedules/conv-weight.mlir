@@ -59,14 +59,18 @@ func.func @dw(%dy: tensor<2x5x5x16xf32>, %x: tensor<2x11x11x32xf32>) -> tensor<3
 
 // -----
 
-// Channel counts the tiles do not divide (c = 40: 20 per thread; f = 10): the partial
-// last c and f tiles are peeled into loops of their own, each with a static shape, so they
-// vectorize too (4 c, 2 f).
+// Channel counts the tiles do not divide (c = 40: 20 per thread; f = 10), on 7x7 output
+// planes, which @schedule_conv_weight_small_images takes: the whole (n, ho, wo) reduction
+// inside each register tile (three loops carrying its accumulators), the c tiles outside
+// the f tiles. The partial last c and f tiles are peeled into loops of their own, each
+// with a static shape, so they vectorize too (4 c, 2 f).
 // CHECK-LABEL: func.func @dw
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         -> (vector<4x16xf32>)
-// CHECK:         -> (vector<4x4xf32>)
+// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (vector<4x16xf32>)
+// CHECK:           scf.for %{{.*}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (vector<4x16xf32>)
+// CHECK:             scf.for %{{.*}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (vector<4x16xf32>)
 // CHECK:         -> (vector<2x16xf32>)
+// CHECK:         -> (vector<4x4xf32>)
 // CHECK:         -> (vector<2x4xf32>)
 
 #dy = affine_map<(kh, kw, f, c, n, ho, wo) -> (n, ho, wo, f)>
