@@ -157,3 +157,30 @@ def test_narrow_conv_is_widened_to_8_columns_on_any_vector_width(machine, cpu):
     fmas = re.findall(r"llvm\.intr\.fmuladd.*vector<(\d+)xf32>|llvm\.intr\.fma.*vector<(\d+)xf32>", scheduled)
     widths = {int(a or b) for a, b in fmas}
     assert widths == {8}, f"FMA widths {widths}"
+
+
+# SqueezeNet's 1x1 conv at 7x7 with 12 filters: its last 8-filter block is 4 wide (dynamic).
+NARROW_FEW_FILTERS = """
+func.func @c12(%x: tensor<2x32x7x7xf32>, %w: tensor<12x32x1x1xf32>) -> tensor<2x12x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x12x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x12x7x7xf32>) -> tensor<2x12x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x32x7x7xf32>, tensor<12x32x1x1xf32>) outs(%acc : tensor<2x12x7x7xf32>) -> tensor<2x12x7x7xf32>
+  return %r : tensor<2x12x7x7xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("cpu", ["x86-64-v3", "x86-64-v4"])
+def test_narrow_conv_with_a_partial_filter_block_schedules_without_fallback(machine, cpu):
+    """The widened 8-column conv whose filter blocks do not divide its filters: mlir-opt 22
+    asserted on the schedule of its dynamic last block, and the module fell back to `o3`."""
+    import warnings
+
+    from rlx_mlir.backend.compile import PipelineFallbackWarning
+
+    machine(threads=2, cpu=cpu)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PipelineFallbackWarning)
+        emit(NARROW_FEW_FILTERS, "llvm-mlir", "optimizing")
