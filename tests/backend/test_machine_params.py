@@ -135,17 +135,23 @@ def test_avx2_host_keeps_8_lane_vectors(machine):
     assert "vector<16xf32>" not in scheduled
 
 
-# A 3x3 conv whose output rows are 7 wide (ResNet's last stage), as the backend lowers it.
-NARROW_CONV = """
-func.func @c7(%x: tensor<2x16x9x9xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<2x16x7x7xf32> {
+def conv_function(name: str, x: tuple, w: tuple, y: tuple) -> str:
+    """A stride-1 linalg.conv_2d_nchw_fchw of a zero init, as the backend lowers a conv."""
+    tx, tw, ty = (f"tensor<{'x'.join(map(str, shape))}xf32>" for shape in (x, w, y))
+    return f"""
+func.func @{name}(%x: {tx}, %w: {tw}) -> {ty} {{
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2x16x7x7xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x7x7xf32>) -> tensor<2x16x7x7xf32>
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<2x16x9x9xf32>, tensor<16x16x3x3xf32>) outs(%acc : tensor<2x16x7x7xf32>) -> tensor<2x16x7x7xf32>
-  return %r : tensor<2x16x7x7xf32>
-}
+  %e = tensor.empty() : {ty}
+  %acc = linalg.fill ins(%zero : f32) outs(%e : {ty}) -> {ty}
+  %r = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}}
+      ins(%x, %w : {tx}, {tw}) outs(%acc : {ty}) -> {ty}
+  return %r : {ty}
+}}
 """
+
+
+# A 3x3 conv whose output rows are 7 wide (ResNet's last stage).
+NARROW_CONV = conv_function("c7", (2, 16, 9, 9), (16, 16, 3, 3), (2, 16, 7, 7))
 
 
 @pytest.mark.parametrize("cpu", ["x86-64-v3", "x86-64-v4"])
@@ -160,16 +166,7 @@ def test_narrow_conv_is_widened_to_8_columns_on_any_vector_width(machine, cpu):
 
 
 # SqueezeNet's 1x1 conv at 7x7 with 12 filters: its last 8-filter block is 4 wide (dynamic).
-NARROW_FEW_FILTERS = """
-func.func @c12(%x: tensor<2x32x7x7xf32>, %w: tensor<12x32x1x1xf32>) -> tensor<2x12x7x7xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2x12x7x7xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x12x7x7xf32>) -> tensor<2x12x7x7xf32>
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<2x32x7x7xf32>, tensor<12x32x1x1xf32>) outs(%acc : tensor<2x12x7x7xf32>) -> tensor<2x12x7x7xf32>
-  return %r : tensor<2x12x7x7xf32>
-}
-"""
+NARROW_FEW_FILTERS = conv_function("c12", (2, 32, 7, 7), (12, 32, 1, 1), (2, 12, 7, 7))
 
 
 @pytest.mark.parametrize("cpu", ["x86-64-v3", "x86-64-v4"])
