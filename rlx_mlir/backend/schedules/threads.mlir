@@ -26,11 +26,17 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
 
+  // An op directly in a function body (not inside another library's thread loop).
+  transform.named_sequence @match_in_function_body(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %parent = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
+    transform.match.operation_name %parent ["func.func"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
   // The first loop is parallel and static, with at least @num_threads iterations; only ops
   // directly in a function body.
   transform.named_sequence @match_first_loop_threadable(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %parent = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
-    transform.match.operation_name %parent ["func.func"] : !transform.any_op
+    %in_body = transform.include @match_in_function_body failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       // Loops at all: match.structured.dim asserts on a rank-0 op in MLIR 22.
@@ -91,12 +97,20 @@ module attributes {transform.with_named_sequence} {
     transform.yield %t : !transform.any_op
   }
 
+  // %op split in @num_threads parts along its first dim (scf.forall).
+  transform.named_sequence @split_in_threads(%op: !transform.any_op {transform.consumed}) {
+    %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+    %tiled, %forall = transform.structured.tile_using_forall %op num_threads [%threads]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+
+  // Every matched op but the pad (generics, gathers, the max pool, fills): split in threads
+  // where the tiling applies, left as it is otherwise.
   transform.named_sequence @thread_first_loop(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
-      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-      %tiled, %forall = transform.structured.tile_using_forall %g num_threads [%threads]
-          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.include @split_in_threads failures(propagate) (%g) : (!transform.any_op) -> ()
     }
     transform.yield
   }
@@ -104,15 +118,13 @@ module attributes {transform.with_named_sequence} {
   // A tensor.pad or a linalg.fill directly in a function body, with a first dim to split.
   transform.named_sequence @match_unthreaded_pad(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["tensor.pad"] : !transform.any_op
-    %parent = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
-    transform.match.operation_name %parent ["func.func"] : !transform.any_op
-    transform.yield %op : !transform.any_op
+    %m = transform.include @match_in_function_body failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
   }
 
   transform.named_sequence @match_unthreaded_fill(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.fill"] : !transform.any_op
-    %parent = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
-    transform.match.operation_name %parent ["func.func"] : !transform.any_op
+    %in_body = transform.include @match_in_function_body failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
@@ -121,13 +133,6 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
-  }
-
-  transform.named_sequence @split_in_threads(%op: !transform.any_op {transform.consumed}) {
-    %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-    %tiled, %forall = transform.structured.tile_using_forall %op num_threads [%threads]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    transform.yield
   }
 
   // The pad as a fill and a copy of its source into the interior, each split across the
@@ -151,21 +156,13 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @thread_fill(%fill: !transform.any_op {transform.consumed}) {
-    transform.sequence %fill : !transform.any_op failures(suppress) {
-    ^bb0(%f: !transform.any_op):
-      transform.include @split_in_threads failures(propagate) (%f) : (!transform.any_op) -> ()
-    }
-    transform.yield
-  }
-
   transform.named_sequence @apply_threads(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
         @match_unthreaded_generic -> @thread_first_loop,
         @match_unthreaded_gather -> @thread_first_loop,
         @match_unthreaded_max_pool -> @thread_first_loop,
         @match_unthreaded_pad -> @thread_pad,
-        @match_unthreaded_fill -> @thread_fill
+        @match_unthreaded_fill -> @thread_first_loop
         : (!transform.any_op) -> !transform.any_op
     transform.yield %updated : !transform.any_op
   }
