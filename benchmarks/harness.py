@@ -57,7 +57,7 @@ def machine_record() -> dict:
 
     import torch
 
-    from rlx_mlir.backend import toolchain
+    from rlx_mlir.backend import cache, toolchain
     from rlx_mlir.backend.schedules import machine_params
 
     cpu = ""
@@ -68,14 +68,11 @@ def machine_record() -> dict:
                 break
     except OSError:
         pass
-    llc = toolchain.find_tool("llc")
-    version = toolchain.run("llc --version", [str(llc.path), "--version"])
-    host = next((line.split(":", 1)[1].strip() for line in version.splitlines() if "Host CPU" in line), "")
     return {
         "machine": platform.processor() or platform.machine(),
         "cpu": cpu,
         # LLVM's name for the host (znver3: Zen 3, AVX2; znver4: Zen 4, AVX-512).
-        "llvm_host_cpu": host,
+        "llvm_host_cpu": cache.llvm_host_cpu(),
         "compiled_for": dataclasses.asdict(machine_params()),
         "torch": torch.__version__,
         "tools": {name: toolchain.find_tool(name).version for name in ("mlir-opt", "llc")},

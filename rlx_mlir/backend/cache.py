@@ -86,9 +86,8 @@ def host_identity() -> str:
     LLVM's view of the host CPU (from ``llc --version``) plus the CPU model and feature
     flags from ``/proc/cpuinfo`` when available.
     """
-    llc = toolchain.find_tool("llc")
-    llc_version = toolchain.run("llc --version", [str(llc.path), "--version"])
-    host_cpu = [ln.strip() for ln in llc_version.splitlines() if "Host CPU" in ln]
+    host = llvm_host_cpu()
+    host_cpu = [f"Host CPU: {host}"] if host else []
     cpuinfo: list[str] = []
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -98,6 +97,15 @@ def host_identity() -> str:
     except OSError:
         pass
     return "\n".join([platform.machine(), *host_cpu, *cpuinfo])
+
+
+@functools.cache
+def llvm_host_cpu() -> str:
+    """LLVM's name for this host's CPU (``Host CPU:`` of ``llc --version``: znver3, znver4,
+    ...), or "" where llc does not say."""
+    llc = toolchain.find_tool("llc")
+    version = toolchain.run("llc --version", [str(llc.path), "--version"])
+    return next((ln.split(":", 1)[1].strip() for ln in version.splitlines() if "Host CPU" in ln), "")
 
 
 def make_key(*parts: str) -> str:

@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
@@ -147,8 +148,6 @@ class RegionBuilder(_Emitter):
         sum per lane (a sequential sum is one add per FP-add latency, unvectorized)."""
         if not _is_float(acc.type):
             return self.add(acc, term)
-        from xdsl.dialects.llvm import FastMathFlag
-
         return self.value(arith.AddfOp(acc, term, flags=arith.FastMathFlagsAttr([FastMathFlag.REASSOC])))
 
     def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
