@@ -181,3 +181,36 @@ def test_narrow_conv_with_a_partial_filter_block_schedules_without_fallback(mach
     with warnings.catch_warnings():
         warnings.simplefilter("error", PipelineFallbackWarning)
         emit(NARROW_FEW_FILTERS, "llvm-mlir", "optimizing")
+
+
+def _transpose_function(name: str, shape: tuple[int, ...], permutation: tuple[int, ...]) -> str:
+    result = tuple(shape[d] for d in permutation)
+    ty = lambda s: f"tensor<{'x'.join(map(str, s))}xf32>"  # noqa: E731
+    return f"""
+func.func @{name}(%x: {ty(shape)}) -> {ty(result)} {{
+  %e = tensor.empty() : {ty(result)}
+  %t = linalg.transpose ins(%x : {ty(shape)}) outs(%e : {ty(result)}) permutation = [{", ".join(map(str, permutation))}]
+  return %t : {ty(result)}
+}}
+"""
+
+
+@pytest.mark.parametrize("cpu, lanes", [("x86-64-v3", 8), ("x86-64-v4", 16)])
+@pytest.mark.parametrize("permutation", [(0, 2, 3, 1), (0, 3, 1, 2)], ids=["to_nhwc", "to_nchw"])
+def test_channels_last_transposes_are_lane_square_blocks_on_any_vector_width(machine, cpu, lanes, permutation):
+    """NCHW <-> NHWC of 32x32 planes of 64 channels, both ways: each LxL block (L the
+    target's lanes) is read and written as rows of L, whatever dimension the source's
+    innermost becomes (unblocked, the transpose would be scalar loads and stores).
+    Blocks once read across the wrong two dimensions made mlir-opt loop (ConvNeXt's step
+    fell back to `o3`)."""
+    import warnings
+
+    from rlx_mlir.backend.compile import PipelineFallbackWarning
+
+    machine(threads=2, cpu=cpu)
+    shape = (2, 64, 32, 32) if permutation == (0, 2, 3, 1) else (2, 32, 32, 64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PipelineFallbackWarning)
+        scheduled = emit(_transpose_function("t", shape, permutation), "llvm-mlir", "optimizing")
+    rows = {kind: set(re.findall(rf"llvm\.{kind} .*vector<(\d+)xf32>", scheduled)) for kind in ("load", "store")}
+    assert rows == {"load": {str(lanes)}, "store": {str(lanes)}}, rows

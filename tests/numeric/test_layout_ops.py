@@ -14,6 +14,7 @@ configuration with a dynamic leading dim (`?`) runs with sizes 0, 1 and 3 of it.
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 from dataclasses import dataclass, replace
@@ -308,6 +309,15 @@ GEOMETRIES = [
         ((3, 4), (1, 0)), ((2, 3, 4), (0, 2, 1)), ((2, 3, 4), (2, 0, 1)), ((2, 3, 4), (1, 2, 0)),
         ((2, 3, 4, 5), (3, 1, 0, 2)), ((2, 3), (0, 1)), ((), ()), ((2, 0, 3), (2, 1, 0)),
         ((Q, 3, 4), (0, 2, 1)),
+    ]),
+    # rank-4 permutes with whole 8- and 16-lane blocks and partial ones (17): every
+    # permutation, so each kind of block of the transpose schedule (and each that has none)
+    # runs; NCHW <-> NHWC as ConvNeXt's step has them (8x8 planes of 192 channels hung
+    # mlir-opt under a block read across the wrong dimensions), and with a dynamic batch.
+    *(Permute(shape=(2, 17, 16, 24), dims=d) for d in itertools.permutations(range(4))),
+    *(Permute(shape=s, dims=d) for s, d in [
+        ((2, 8, 8, 192), (0, 3, 1, 2)), ((2, 192, 8, 8), (0, 2, 3, 1)), ((2, 16, 16, 96), (0, 3, 1, 2)),
+        ((Q, 16, 16, 24), (0, 3, 1, 2)), ((Q, 24, 16, 16), (0, 2, 3, 1)),
     ]),
     # expand: new leading dims, stretched size-1 dims, kept size-1 dims, 0-d, to size 0
     *(Expand(shape=s, target=t) for s, t in [
