@@ -41,21 +41,28 @@ func.func @batch_norm_backward_dynamic_batch(%dy: tensor<?x3x3xf64>, %x: tensor<
 // -----
 
 // native_layer_norm_backward over the last dim: mean and rstd ([?, 3, 1], ATen's shape)
-// are read at (d0, d1, 0); row sums of g = dy * w and g * xhat (m = 5); dx in one
-// parallel generic; dweight and dbias sum over the rows, loops (j, o0, o1).
+// are read at (d0, d1, 0); row sums of g = dy * w and of g * xhat, one generic each, their
+// sums reassociable (m = 5); dx in one parallel generic; dweight and dbias sum over the
+// rows in x's own loop order (o0, o1, j), the rows outside, so the inner loop has unit stride.
 // CHECK-LABEL: func.func @layer_norm_backward
-// CHECK:       %[[SG:.*]], %[[SGX:.*]] = linalg.generic
+// CHECK:       %[[SG:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%dy, %w :
+// CHECK-SAME:    outs(%{{.*}} : tensor<?x3xf32>)
+// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK:       %[[SGX:.*]] = linalg.generic
 // CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:    outs(%{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<?x3xf32>)
+// CHECK-SAME:    ins(%dy, %x, %m, %r, %w :
+// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
 // CHECK:       %[[MG:.*]], %[[MGX:.*]] = linalg.generic {{.*}} ins(%[[SG]], %[[SGX]] :
 // CHECK:         arith.constant 5.000000e+00 : f32
 // CHECK:       %[[DX:.*]] = linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
 // CHECK-SAME:    ins(%dy, %x, %m, %r, %w, %[[MG]], %[[MGX]] :
 // CHECK:       %[[DW:.*]], %[[DB:.*]] = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2, 0)>
-// CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-SAME:    iterator_types = ["reduction", "reduction", "parallel"]
 // CHECK-SAME:    outs(%{{.*}}, %{{.*}} : tensor<5xf32>, tensor<5xf32>)
 // CHECK:       return %[[DX]], %[[DW]], %[[DB]]
 // CHECK-NOT:   rlx.
@@ -69,8 +76,7 @@ func.func @layer_norm_backward(%dy: tensor<?x3x5xf32>, %x: tensor<?x3x5xf32>, %m
 // An x that is all normalized: no rows to sum over, so dweight and dbias are one
 // all-parallel generic; mean and rstd ([1, 1]) are read at (0, 0).
 // CHECK-LABEL: func.func @layer_norm_backward_one_row
-// CHECK:       linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
 // CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
 // CHECK:       %dw, %db = linalg.generic
 // CHECK-SAME:    affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, 0)>

@@ -182,7 +182,7 @@ class ReductionToLinalg(RewritePattern):
                 init=zeros,
                 maps=[identity(len(shape)), dims_map(len(shape), lambda d: tuple(d[a] for a in range(len(shape)) if a not in dims))],
                 iterators="".join("R" if axis in dims else "p" for axis in range(len(shape))),
-                body=lambda r, x_, acc: r.add(acc, x_),
+                body=lambda r, x_, acc: r.accumulate(acc, x_),
             )
         if isinstance(op, ew.MeanOp):
             count = self.count(b, x, dims, element)

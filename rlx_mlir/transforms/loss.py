@@ -101,7 +101,7 @@ def row_max_and_sum(b: TensorBuilder, axis: Axis, x: SSAValue) -> tuple[SSAValue
     init = b.full(axis.reduced_shape, element_type_of(x), 0.0, like=x)
     s = b.generic(
         ins=[x, m], init=init, maps=[axis.full, axis.reduced, axis.reduced], iterators=axis.iterators,
-        body=lambda r, x_, m_, acc: r.add(acc, exp(r, r.sub(x_, m_))),
+        body=lambda r, x_, m_, acc: r.accumulate(acc, exp(r, r.sub(x_, m_))),
     )
     return m, s
 

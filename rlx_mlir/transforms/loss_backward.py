@@ -28,7 +28,7 @@ class LogSoftmaxBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: rlx.LogSoftmaxBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         axis = Axis(shape_of(op.grad_output), op.geometry_value("dim"))
-        s = axis.reduce(b, [op.grad_output], 0.0, lambda r, dy, acc: r.add(acc, dy))
+        s = axis.reduce(b, [op.grad_output], 0.0, lambda r, dy, acc: r.accumulate(acc, dy))
         dx = axis.map(
             b, [op.grad_output, op.output], [s], lambda r, dy, y, s_: r.sub(dy, r.mul(exp(r, y), s_))
         )
@@ -45,7 +45,7 @@ class SoftmaxBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: rlx.SoftmaxBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         axis = Axis(shape_of(op.grad_output), op.geometry_value("dim"))
-        s = axis.reduce(b, [op.grad_output, op.output], 0.0, lambda r, dy, y, acc: r.add(acc, r.mul(dy, y)))
+        s = axis.reduce(b, [op.grad_output, op.output], 0.0, lambda r, dy, y, acc: r.accumulate(acc, r.mul(dy, y)))
         dx = axis.map(b, [op.grad_output, op.output], [s], lambda r, dy, y, s_: r.mul(y, r.sub(dy, s_)))
         rewriter.replace(op, [], [dx])
 

@@ -308,12 +308,12 @@ class LayerNormToLinalg(RewritePattern):
         eps = op.geometry_value("eps")
         loops = RowLoops(len(shape_of(x)) - k, k)
         m = float(math.prod(shape_of(x)[loops.outer :]))
-        sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.add(acc, x_))
+        sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, x_))
         mean = per_element(b, [sums], 1, lambda r, s_, _out: r.div(s_, r.constant(m, element)), like=x)
 
         def squared_deviation(r: RegionBuilder, x_, m_, acc):
             d = r.sub(x_, m_)
-            return r.add(acc, r.mul(d, d))
+            return r.accumulate(acc, r.mul(d, d))
 
         var_sum = loops.reduce_rows(b, x, [x, mean], [loops.x(), loops.row()], 1, squared_deviation)
         rstd = per_element(
