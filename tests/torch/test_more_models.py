@@ -77,7 +77,7 @@ class RandomMasks(DropoutMasks):
 # Measured on this 2-core machine (shared, loaded), one f64 test each: resnet50 and googlenet
 # about 7 min, convnext_tiny 4 min, efficientnet_b0 149 s, mobilenet_v3_small 115 s,
 # regnet_y_400mf 98 s, shufflenet_v2_x0_5 63 s; densenet121's export alone 111 s. The f64
-# set is about 25 min, the f32 set about 17 min: more than the whole suite's budget, so
+# set is about 25 min, the f32 set about 18 min: more than the whole suite's budget, so
 # the steps run only when asked for (RLX_MLIR_MODEL_TESTS=1); the copies' sizes always run.
 # The six f64 steps that ran pass. convnext_tiny passes in f64 (170 s) and f32 (68 s) since
 # transpose.mlir's fix for NHWC -> NCHW blocks; before it, two of its permute kernels ran
