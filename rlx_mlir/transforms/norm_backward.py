@@ -90,9 +90,9 @@ class LayerNormBackwardToLinalg(RewritePattern):
         def xhat(r: RegionBuilder, x_, mean_, rstd_):
             return r.mul(r.sub(x_, mean_), rstd_)
 
-        # Two single-sum generics, not one with two results: with two accumulators in
-        # memory LLVM kept the row loop scalar (it cannot tell the two apart), one is
-        # vectorized with a partial sum per lane.
+        # Two single-sum generics, not one with two results: with both accumulators in one
+        # loop LLVM kept it scalar (measured; presumably it could not prove the two apart),
+        # alone each is vectorized with a partial sum per lane (17.6 -> 7.8 ms at 25088x96).
         def sum_of_g(r: RegionBuilder, dy_, w_, acc):
             return r.accumulate(acc, r.mul(dy_, w_))
 
@@ -125,8 +125,8 @@ class LayerNormBackwardToLinalg(RewritePattern):
         )
         # dweight, dbias: x's own loop order (*o, *j), the row loops reduced outside the
         # columns, so the inner loop runs along a row of x and dy with unit stride (with the
-        # rows innermost, it read one element per row: 10x slower than PyTorch at
-        # 25088x96). Every output element sums its rows in order either way.
+        # rows innermost it read one element per row: 34.6 -> 17.6 ms for the whole
+        # gradient at 25088x96). Every output element sums its rows in order either way.
         outer = rank - k
         normalized = shape_of(op.weight)
         inits = [b.full(normalized, element, 0.0) for _ in range(2)]

@@ -56,24 +56,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield %all : !transform.any_op
   }
 
-  // Result dimensions 1, 2 and 3 each hold a block: either kind of block fits.
-  transform.named_sequence @match_blocks_p1_p2(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %m = transform.include @match_rank4_transpose failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
-    %s = transform.match.structured failures(propagate) %m : (!transform.any_op) -> !transform.any_op {
-    ^bb0(%s: !transform.any_op):
-      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
-      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
-      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
-      transform.match.param.cmpi ge %d1, %lanes : !transform.param<i64>
-      transform.match.param.cmpi ge %d2, %lanes : !transform.param<i64>
-      transform.match.param.cmpi ge %d3, %lanes : !transform.param<i64>
-      transform.match.structured.yield %s : !transform.any_op
-    }
-    transform.yield %s : !transform.any_op
-  }
-
-  // Dimensions 2 and 3 hold a block (and 1 does not: the first matcher took those).
+  // Dimensions 2 and 3 hold a block (whether 1 does is @match_blocks_p1_p2's question).
   transform.named_sequence @match_blocks_p2(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %m = transform.include @match_rank4_transpose failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %s = transform.match.structured failures(propagate) %m : (!transform.any_op) -> !transform.any_op {
@@ -83,6 +66,19 @@ module attributes {transform.with_named_sequence} {
       %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
       transform.match.param.cmpi ge %d2, %lanes : !transform.param<i64>
       transform.match.param.cmpi ge %d3, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %s : !transform.any_op
+  }
+
+  // Result dimensions 1, 2 and 3 each hold a block: either kind of block fits.
+  transform.named_sequence @match_blocks_p1_p2(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %m = transform.include @match_blocks_p2 failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %s = transform.match.structured failures(propagate) %m : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %d1, %lanes : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %s : !transform.any_op
