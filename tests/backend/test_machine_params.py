@@ -135,9 +135,24 @@ def test_avx2_host_keeps_8_lane_vectors(machine):
     assert "vector<16xf32>" not in scheduled
 
 
+def f32_tensor(shape: tuple) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}xf32>"
+
+
+def emit_without_fallback(source: str) -> str:
+    """The `optimizing` pipeline's LLVM dialect of `source`, its `o3` fallback an error."""
+    import warnings
+
+    from rlx_mlir.backend.compile import PipelineFallbackWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PipelineFallbackWarning)
+        return emit(source, "llvm-mlir", "optimizing")
+
+
 def conv_function(name: str, x: tuple, w: tuple, y: tuple) -> str:
     """A stride-1 linalg.conv_2d_nchw_fchw of a zero init, as the backend lowers a conv."""
-    tx, tw, ty = (f"tensor<{'x'.join(map(str, shape))}xf32>" for shape in (x, w, y))
+    tx, tw, ty = (f32_tensor(shape) for shape in (x, w, y))
     return f"""
 func.func @{name}(%x: {tx}, %w: {tw}) -> {ty} {{
   %zero = arith.constant 0.0 : f32
@@ -173,24 +188,17 @@ NARROW_FEW_FILTERS = conv_function("c12", (2, 32, 7, 7), (12, 32, 1, 1), (2, 12,
 def test_narrow_conv_with_a_partial_filter_block_schedules_without_fallback(machine, cpu):
     """The widened 8-column conv whose filter blocks do not divide its filters: mlir-opt 22
     asserted on the schedule of its dynamic last block, and the module fell back to `o3`."""
-    import warnings
-
-    from rlx_mlir.backend.compile import PipelineFallbackWarning
-
     machine(threads=2, cpu=cpu)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", PipelineFallbackWarning)
-        emit(NARROW_FEW_FILTERS, "llvm-mlir", "optimizing")
+    emit_without_fallback(NARROW_FEW_FILTERS)
 
 
 def _transpose_function(name: str, shape: tuple[int, ...], permutation: tuple[int, ...]) -> str:
-    result = tuple(shape[d] for d in permutation)
-    ty = lambda s: f"tensor<{'x'.join(map(str, s))}xf32>"  # noqa: E731
+    tx, ty = f32_tensor(shape), f32_tensor(tuple(shape[d] for d in permutation))
     return f"""
-func.func @{name}(%x: {ty(shape)}) -> {ty(result)} {{
-  %e = tensor.empty() : {ty(result)}
-  %t = linalg.transpose ins(%x : {ty(shape)}) outs(%e : {ty(result)}) permutation = [{", ".join(map(str, permutation))}]
-  return %t : {ty(result)}
+func.func @{name}(%x: {tx}) -> {ty} {{
+  %e = tensor.empty() : {ty}
+  %t = linalg.transpose ins(%x : {tx}) outs(%e : {ty}) permutation = [{", ".join(map(str, permutation))}]
+  return %t : {ty}
 }}
 """
 
@@ -203,14 +211,8 @@ def test_channels_last_transposes_are_lane_square_blocks_on_any_vector_width(mac
     innermost becomes (unblocked, the transpose would be scalar loads and stores).
     Blocks once read across the wrong two dimensions made mlir-opt loop (ConvNeXt's step
     fell back to `o3`)."""
-    import warnings
-
-    from rlx_mlir.backend.compile import PipelineFallbackWarning
-
     machine(threads=2, cpu=cpu)
     shape = (2, 64, 32, 32) if permutation == (0, 2, 3, 1) else (2, 32, 32, 64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", PipelineFallbackWarning)
-        scheduled = emit(_transpose_function("t", shape, permutation), "llvm-mlir", "optimizing")
+    scheduled = emit_without_fallback(_transpose_function("t", shape, permutation))
     rows = {kind: set(re.findall(rf"llvm\.{kind} .*vector<(\d+)xf32>", scheduled)) for kind in ("load", "store")}
     assert rows == {"load": {str(lanes)}, "store": {str(lanes)}}, rows
