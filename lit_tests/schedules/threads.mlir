@@ -36,6 +36,31 @@
 // CHECK:         linalg.generic
 // CHECK:           memref.load
 // CHECK:       return
+// Data movement no other library schedules: a transpose below one block (a weight
+// gradient's [KH, KW, F, C] back to FCHW) and a broadcast, each split in 2 along its
+// first dim.
+// CHECK-LABEL: func.func @transposed
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.transpose ins(%{{.*}} : memref<3x3x2x6xf32, {{.*}}>) outs(%{{.*}} : memref<2x6x3x3xf32, {{.*}}>)
+// CHECK:       return
+// CHECK-LABEL: func.func @broadcast
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.broadcast
+// CHECK:       return
+// The copies bufferization makes: a result sliced out of a wider buffer (a widened conv's
+// columns), and one written into every other column of the result (an input gradient's
+// stride phases). Each is a linalg.copy split in 2, not a memref.copy (which MLIR's runtime
+// runs one element at a time, on the calling thread, for these strided layouts).
+// CHECK-LABEL: func.func @sliced_back
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x6xf32, strided<[144, 48, 8, 1], offset: ?>>) outs(%{{.*}} : memref<1x3x6x6xf32, strided<[108, 36, 6, 1], offset: ?>>)
+// CHECK-NOT:   memref.copy
+// CHECK:       return
+// CHECK-LABEL: func.func @interleaved
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x6xf32, {{.*}}>) outs(%{{.*}} : memref<1x3x6x6xf32, strided<[432, 144, 24, 2], offset: ?>>)
+// CHECK-NOT:   memref.copy
+// CHECK:       return
 
 #nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
 #c = affine_map<(c, n, h, w) -> (c)>
@@ -132,5 +157,33 @@ builtin.module {
       linalg.yield %v : f32
     } -> tensor<6x4x3x3xf32>
     func.return %f : tensor<6x4x3x3xf32>
+  }
+  func.func @transposed(%w: tensor<3x3x4x6xf32>) -> tensor<4x6x3x3xf32> {
+    %e = tensor.empty() : tensor<4x6x3x3xf32>
+    %t = linalg.transpose ins(%w : tensor<3x3x4x6xf32>) outs(%e : tensor<4x6x3x3xf32>) permutation = [2, 3, 0, 1]
+    func.return %t : tensor<4x6x3x3xf32>
+  }
+  func.func @broadcast(%b: tensor<6xf32>) -> tensor<4x6xf32> {
+    %e = tensor.empty() : tensor<4x6xf32>
+    %t = linalg.broadcast ins(%b : tensor<6xf32>) outs(%e : tensor<4x6xf32>) dimensions = [0]
+    func.return %t : tensor<4x6xf32>
+  }
+  func.func @sliced_back(%x: tensor<2x3x6x8xf32>) -> tensor<2x3x6x6xf32> {
+    %e = tensor.empty() : tensor<2x3x6x8xf32>
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%x : tensor<2x3x6x8xf32>) outs(%e : tensor<2x3x6x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    } -> tensor<2x3x6x8xf32>
+    %s = tensor.extract_slice %y[0, 0, 0, 0] [2, 3, 6, 6] [1, 1, 1, 1] : tensor<2x3x6x8xf32> to tensor<2x3x6x6xf32>
+    func.return %s : tensor<2x3x6x6xf32>
+  }
+  func.func @interleaved(%x: tensor<2x3x6x6xf32>) -> tensor<2x3x12x12xf32> {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<2x3x12x12xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3x12x12xf32>) -> tensor<2x3x12x12xf32>
+    %i = tensor.insert_slice %x into %f[0, 0, 0, 0] [2, 3, 6, 6] [1, 1, 2, 2] : tensor<2x3x6x6xf32> into tensor<2x3x12x12xf32>
+    func.return %i : tensor<2x3x12x12xf32>
   }
 }

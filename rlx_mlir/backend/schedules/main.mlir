@@ -21,6 +21,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_pool(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @apply_transpose(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @apply_threads(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_threads_to_buffer_copies(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %after_matmul = transform.include @apply_matmul failures(propagate) (%root)
@@ -39,8 +40,11 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     // Bufferize here (not with --one-shot-bufferize) so that vector code is lowered on
     // buffers in the same schedule: identity layouts at function boundaries, as `plain`.
-    %b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %after_threads
-        {bufferize_function_boundaries = true} : (!transform.any_op) -> !transform.any_op
+    // Its copies are linalg.copy, which threads.mlir then splits across the threads.
+    %bufferized = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %after_threads
+        {bufferize_function_boundaries = true, memcpy_op = "linalg.copy"} : (!transform.any_op) -> !transform.any_op
+    %b = transform.include @apply_threads_to_buffer_copies failures(propagate) (%bufferized)
+        : (!transform.any_op) -> !transform.any_op
     %f = transform.structured.match ops{["func.func"]} in %b : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {
       transform.apply_patterns.canonicalization
