@@ -180,7 +180,7 @@ module attributes {transform.with_named_sequence} {
   // A thread's tile of the conv (the one linalg op in its scf.forall), register-tiled by
   // @schedule_conv_chunk per ow chunk. Other widths (between a short vector and a whole
   // one, which only strided convs keep) stay loops on their thread.
-  transform.named_sequence @schedule_conv_thread_tile(%t: !transform.any_op {transform.consumed}) {
+  transform.named_sequence @schedule_conv_thread_tile(%t: !transform.any_op {transform.readonly}) {
     %forall = transform.get_parent_op %t {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
     %updated = transform.foreach_match in %forall
         @match_wide_conv_tile -> @schedule_wide_conv_tile,
