@@ -181,6 +181,11 @@ CONV = [
     Conv(c=4, f=6, groups=2, spatial=(6, 7), kernel=(2, 2), padding=(0, 0, 1, 1)),  # "same" for an even kernel
     Conv(n=1, dynamic=True, spatial=(9, 8), stride=(3, 3), padding=(2, 0, 1, 1)),  # stride > kernel reach
     Conv(dtype="f64", c=4, f=4, groups=4, padding=(1, 2, 1, 0)),  # depthwise
+    # Channels past one 16-channel step and filters past one 8-filter block, neither a
+    # multiple (the schedule pads both with zeros): wide rows, and narrow rows (widened).
+    Conv(c=24, f=12, spatial=(16, 16), padding=(1, 1)),
+    Conv(n=3, dynamic=True, c=40, f=20, spatial=(7, 7), padding=(1, 1)),
+    Conv(dtype="f64", c=17, f=9, spatial=(9, 20), kernel=(3, 1), padding=(1, 0)),
     # 3-D
     Conv(spatial=(5, 6, 7), kernel=(3, 3, 3), padding=(1, 1, 1)),
     Conv(spatial=(6, 5, 7), kernel=(2, 3, 2), stride=(2, 1, 3), padding=(1, 0, 1), dilation=(2, 1, 2)),

@@ -304,6 +304,90 @@ module attributes {transform.with_named_sequence} {
     transform.yield %widened : !transform.any_op
   }
 
+  // A stride-1 conv with more channels than one 16-channel step but not a multiple of it
+  // (24, 40, 104: MobileNet, EfficientNet, ShuffleNet, RegNet), or more filters than one
+  // 8-filter block but not a multiple of 8 (12, 20, 116): its last channel step, or its
+  // last filter block, had a dynamic size, and the whole register tile stayed scalar
+  // loops (24 -> 24 channels at 14x14 ran 5x slower than PyTorch). Such a conv's channels
+  // are padded with zeros up to a multiple of 16, its filters up to a multiple of 8 (the
+  // result sliced back): at most 15 zero channels per 17 real ones, against scalar code.
+  // No matcher can test divisibility, so the actions do: continuous_tile_sizes splits a
+  // dimension that its target divides into one chunk, any other into several.
+  transform.named_sequence @match_conv_channels_past_one_step(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %c = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi gt %c, %c16 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_conv_filters_past_one_block(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi gt %f, %c8 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // Fails (silenceably) when `target` divides dimension 4 (channels) of %op.
+  transform.named_sequence @check_channels_not_a_multiple_of_16(%op: !transform.any_op {transform.readonly}) {
+    %sizes, %ends = transform.structured.continuous_tile_sizes %op { dimension = 4, target_size = 16 }
+        : (!transform.any_op) -> !transform.param<i64>
+    %chunks = transform.num_associations %sizes : (!transform.param<i64>) -> !transform.param<i64>
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi gt %chunks, %one : !transform.param<i64>
+    transform.yield
+  }
+
+  transform.named_sequence @check_filters_not_a_multiple_of_8(%op: !transform.any_op {transform.readonly}) {
+    %sizes, %ends = transform.structured.continuous_tile_sizes %op { dimension = 1, target_size = 8 }
+        : (!transform.any_op) -> !transform.param<i64>
+    %chunks = transform.num_associations %sizes : (!transform.param<i64>) -> !transform.param<i64>
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi gt %chunks, %one : !transform.param<i64>
+    transform.yield
+  }
+
+  transform.named_sequence @pad_channels_to_steps(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %padded = transform.sequence %op : !transform.any_op -> !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      transform.include @check_channels_not_a_multiple_of_16 failures(propagate) (%c) : (!transform.any_op) -> ()
+      %p, %pads = transform.structured.pad_tiling_interface %c to padding_sizes [0, 0, 0, 0, 16] pad_to_multiple_of
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield %p : !transform.any_op
+    }
+    transform.yield %padded : !transform.any_op
+  }
+
+  transform.named_sequence @pad_filters_to_blocks(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %padded = transform.sequence %op : !transform.any_op -> !transform.any_op failures(suppress) {
+    ^bb0(%c: !transform.any_op):
+      transform.include @check_filters_not_a_multiple_of_8 failures(propagate) (%c) : (!transform.any_op) -> ()
+      %p, %pads = transform.structured.pad_tiling_interface %c to padding_sizes [0, 8, 0, 0, 0] pad_to_multiple_of
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield %p : !transform.any_op
+    }
+    transform.yield %padded : !transform.any_op
+  }
+
+  // The functions that hold the padded convs %padded, canonicalized (see @apply_conv).
+  transform.named_sequence @canonicalize_functions_of(%padded: !transform.any_op {transform.readonly}) {
+    %functions = transform.get_parent_op %padded {op_name = "func.func", deduplicate}
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %functions {
+      transform.apply_patterns.linalg.tiling_canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+
   // Narrow convs are widened first, so that the second walk schedules them as the others
   // (a foreach_match inside an action does not match its own root). The functions that
   // hold a widened conv are then canonicalized for the loops' patterns, which fold the
@@ -311,15 +395,19 @@ module attributes {transform.with_named_sequence} {
   // whole weight per call. Only those functions: the same patterns on a pool gradient's
   // function cost its argmax its thread loop (lit_tests/schedules/pool.mlir).
   transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
-    %widened, %padded = transform.foreach_match in %root
+    %stepped, %channel_padded = transform.foreach_match in %root
+        @match_conv_channels_past_one_step -> @pad_channels_to_steps
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @canonicalize_functions_of failures(propagate) (%channel_padded) : (!transform.any_op) -> ()
+    %blocked, %filter_padded = transform.foreach_match in %stepped
+        @match_conv_filters_past_one_block -> @pad_filters_to_blocks
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @canonicalize_functions_of failures(propagate) (%filter_padded) : (!transform.any_op) -> ()
+    %widened, %width_padded = transform.foreach_match in %blocked
         @match_conv_narrower_than_short -> @widen_conv_to_short,
         @match_conv_narrow -> @widen_conv_narrow
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %functions = transform.get_parent_op %padded {op_name = "func.func", deduplicate}
-        : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %functions {
-      transform.apply_patterns.linalg.tiling_canonicalization
-    } : !transform.any_op
+    transform.include @canonicalize_functions_of failures(propagate) (%width_padded) : (!transform.any_op) -> ()
     %updated = transform.foreach_match in %widened
         @match_conv_filter_blocks -> @schedule_conv_filter_blocks,
         @match_conv_few_images -> @schedule_conv_rows,
