@@ -216,3 +216,28 @@ def test_channels_last_transposes_are_lane_square_blocks_on_any_vector_width(mac
     scheduled = emit_without_fallback(_transpose_function("t", shape, permutation))
     rows = {kind: set(re.findall(rf"llvm\.{kind} .*vector<(\d+)xf32>", scheduled)) for kind in ("load", "store")}
     assert rows == {"load": {str(lanes)}, "store": {str(lanes)}}, rows
+
+
+@pytest.mark.parametrize(
+    "cpu, lanes, full", [("znver5", 16, True), ("znver4", 16, False), ("x86-64-v4", 16, False), ("znver5", 8, False)]
+)
+def test_full_width_fma_is_a_property_of_the_cpu_and_its_lanes(cpu, lanes, full):
+    """Only CPUs measured to issue 16-lane FMAs at the 8-lane rate (Zen 5) count; Zen 4's
+    512-bit FMAs are two 256-bit halves, and a CPU compiled for 8 lanes has no 16-lane FMA."""
+    assert schedules.has_full_width_fma(cpu, lanes) is full
+
+
+# A 3x3 conv whose rows are 28 wide (ResNet's second stage): 16 + 8 + 4 columns in chunks.
+RAGGED_CONV = conv_function("c28", (2, 16, 30, 30), (16, 16, 3, 3), (2, 16, 28, 28))
+
+
+@pytest.mark.parametrize("cpu, widths", [("znver5", {16}), ("znver4", {16, 8, 4}), ("x86-64-v3", {8, 4})])
+def test_ragged_rows_are_whole_vectors_where_full_width_fmas_cost_no_more(machine, cpu, widths):
+    """On Zen 5 a 28-wide row is computed as two 16-lane vectors (4 zero columns: two FMAs
+    per row and channel instead of three); elsewhere as its 16 + 8 + 4 (or 8 + 8 + 8 + 4)
+    chunks. Emitted only: the code for another CPU need not run here."""
+    params = machine(threads=2, cpu=cpu)
+    assert params.full_width_fma is (cpu == "znver5")
+    scheduled = emit_without_fallback(RAGGED_CONV)
+    fmas = re.findall(r"llvm\.intr\.fmuladd.*vector<(\d+)xf32>|llvm\.intr\.fma.*vector<(\d+)xf32>", scheduled)
+    assert {int(a or b) for a, b in fmas} == widths

@@ -41,12 +41,16 @@ class MachineParams:
     default 2 is the cores of the machines these schedules were tuned on.
     ``f32_lanes``: f32 elements in one vector register, the width of the vectorized rows
     and register tiles; the default 8 is AVX2's ymm.
+    ``full_width_fma``: a whole-register FMA issues as often as a half-register one (FMA
+    units as wide as the registers), so a row is cheapest in whole vectors even with a few
+    zero columns; see :data:`FULL_WIDTH_FMA_CPUS`.
     """
 
     threads: int = 2
     f32_lanes: int = 8
     cpu: str = "native"
     """The LLVM CPU ``opt`` and ``llc`` generate code for (``-mcpu``)."""
+    full_width_fma: bool = False
 
 
 PARAMS = MachineParams()
@@ -66,7 +70,33 @@ def machine_params() -> MachineParams:
     host's, resolved by :func:`f32_lanes_of`.
     """
     cpu = os.environ.get(CPU_VARIABLE, "").strip() or "native"
-    return MachineParams(threads=thread_count(), f32_lanes=f32_lanes_of(cpu), cpu=cpu)
+    lanes = f32_lanes_of(cpu)
+    return MachineParams(threads=thread_count(), f32_lanes=lanes, cpu=cpu, full_width_fma=has_full_width_fma(cpu, lanes))
+
+
+FULL_WIDTH_FMA_CPUS = frozenset({"znver5"})
+"""LLVM CPUs whose 16-lane FMAs issue at the rate of their 8-lane ones, as measured for the
+conv schedule: on a Zen 5 slice, a 28-wide conv row computed as two 16-lane vectors (4
+zero columns) ran 1.27x faster than as its 16 + 8 + 4 chunks (docs/schedules-notes.md). On
+Zen 4, whose 512-bit FMAs are two 256-bit halves, the chunks measured faster. Other CPUs
+are unmeasured and keep the chunks. LLVM's own tuning cannot tell the two apart (both
+prefer 512-bit vectors)."""
+
+
+def has_full_width_fma(cpu: str, lanes: int) -> bool:
+    """Whether ``cpu`` (``native``: the host, as llc names it) is in
+    :data:`FULL_WIDTH_FMA_CPUS` and compiled for with 16 lanes."""
+    if lanes < 16:
+        return False
+    if cpu == "native":
+        from rlx_mlir.backend import toolchain
+        from rlx_mlir.backend.cache import llvm_host_cpu
+
+        try:
+            cpu = llvm_host_cpu()
+        except toolchain.ToolchainError:  # no llc: the chunks, which suit every CPU
+            return False
+    return cpu in FULL_WIDTH_FMA_CPUS
 
 
 def thread_count() -> int:
@@ -146,6 +176,8 @@ def render_params(params: MachineParams = PARAMS) -> str:
         lanes=params.f32_lanes,
         lanes_x2=2 * params.f32_lanes,
         short=min(params.f32_lanes, SHORT_LANES),
+        full_width_fma=int(params.full_width_fma),
+        lanes_and_a_half=params.f32_lanes + params.f32_lanes // 2,
     )
 
 
@@ -185,6 +217,20 @@ module attributes {{transform.with_named_sequence}} {{
   // Two vector registers of f32.
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64> {{
     %p = transform.param.constant {lanes_x2} : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }}
+
+  // 1 where a whole-register FMA issues as often as a half-register one (512-bit FMA
+  // units, schedules.FULL_WIDTH_FMA_CPUS), else 0.
+  transform.named_sequence @f32_full_width_fma() -> !transform.param<i64> {{
+    %p = transform.param.constant {full_width_fma} : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }}
+
+  // One and a half vector registers of f32: rows between this and @f32_lanes_x2 columns
+  // split into three or more chunks (28 = 16 + 8 + 4 for 16 lanes).
+  transform.named_sequence @f32_lanes_and_a_half() -> !transform.param<i64> {{
+    %p = transform.param.constant {lanes_and_a_half} : i64 -> !transform.param<i64>
     transform.yield %p : !transform.param<i64>
   }}
 

@@ -28,6 +28,20 @@ module attributes {transform.with_named_sequence} {
     transform.yield %p : !transform.param<i64>
   }
 
+  // 1 where a whole-register FMA issues as often as a half-register one (512-bit FMA
+  // units, schedules.FULL_WIDTH_FMA_CPUS), else 0.
+  transform.named_sequence @f32_full_width_fma() -> !transform.param<i64> {
+    %p = transform.param.constant 0 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
+  // One and a half vector registers of f32: rows between this and @f32_lanes_x2 columns
+  // split into three or more chunks (28 = 16 + 8 + 4 for 16 lanes).
+  transform.named_sequence @f32_lanes_and_a_half() -> !transform.param<i64> {
+    %p = transform.param.constant 12 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
   // %op split along dimension 3 into chunks of whole vectors, then of halving widths
   // (56 = 7*8; 28 = 3*8 + 4 for 8 lanes): each chunk with its tile width. The
   // target size of continuous_tile_sizes is an attribute, not a param, in MLIR 22.
