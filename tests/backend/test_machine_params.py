@@ -241,3 +241,12 @@ def test_ragged_rows_are_whole_vectors_where_full_width_fmas_cost_no_more(machin
     scheduled = emit_without_fallback(RAGGED_CONV)
     fmas = re.findall(r"llvm\.intr\.fmuladd.*vector<(\d+)xf32>|llvm\.intr\.fma.*vector<(\d+)xf32>", scheduled)
     assert {int(a or b) for a, b in fmas} == widths
+
+
+@pytest.mark.parametrize("lanes, rows", [(16, 8), (8, 4), (4, 4)])
+def test_weight_gradient_tile_rows_fill_the_vector_registers(lanes, rows):
+    """8 rows x 2 vectors of accumulators where 16-lane vectors come with 32 registers
+    (AVX-512), 4 x 2 in AVX2's 16: the rendered parameter the conv-weight schedule reads."""
+    params = schedules.MachineParams(f32_lanes=lanes)
+    assert schedules.conv_weight_rows(params) == rows
+    assert f"%p = transform.param.constant {rows} : i64" in schedules.render_params(params).split("@conv_weight_rows")[1][:200]

@@ -8,6 +8,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
+  transform.named_sequence @conv_weight_rows() -> !transform.param<i64>
   transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
   transform.named_sequence @fold_unit_dims(%scope: !transform.any_op {transform.readonly})
@@ -33,8 +34,8 @@ module attributes {transform.with_named_sequence} {
 
   // @num_threads threads over the inner channel axis q; n and blocks of 4 output rows
   // outermost (the reduction, so that a block's rows of both operands stay in cache while
-  // every (kh, kw, p, q) tile reads them); then a 4 p x Q q register tile per (ho, wo),
-  // Q = @f32_lanes_x2.
+  // every (kh, kw, p, q) tile reads them); then a P p x Q q register tile per (ho, wo),
+  // P = @conv_weight_rows (8 with 32 vector registers, 4 with 16), Q = @f32_lanes_x2.
   transform.named_sequence @schedule_conv_weight(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
@@ -44,8 +45,9 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %t1, %lr:2 = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 0, 0, 1, 4, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 4, %q, 0, 1, 1]
-          : (!transform.any_op, !transform.param<i64>)
+      %p = transform.include @conv_weight_rows failures(propagate) () : () -> !transform.param<i64>
+      %t2, %l:6 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, %p, %q, 0, 1, 1]
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
           -> (!transform.any_op, !transform.any_op, !transform.any_op,
               !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       // Channel counts the tile does not divide: the last partial q and p tiles are
@@ -75,7 +77,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Small planes: the whole reduction (n, ho, wo) inside each register tile, so each
-  // 4 p x Q q tile of dw is written once. With the reduction outermost, every (n, row block)
+  // P p x Q q tile of dw is written once. With the reduction outermost, every (n, row block)
   // pass read and wrote all of dw: 9.4 MiB for 512 x 512 x 3 x 3, 16 times per call at 7x7.
   // Loops kh, kw, q, p: a tile's Q-wide x rows stay in cache across the p tiles.
   transform.named_sequence @schedule_conv_weight_small_images(%op: !transform.any_op {transform.consumed}) {
@@ -85,8 +87,9 @@ module attributes {transform.with_named_sequence} {
       %q = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
       %t0, %fa = transform.structured.tile_using_forall %g num_threads [0, 0, 0, %threads]
           : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %t2, %l:7 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, 4, %q, 1, 1, 1] interchange = [0, 1, 3, 2, 4, 5, 6]
-          : (!transform.any_op, !transform.param<i64>)
+      %p = transform.include @conv_weight_rows failures(propagate) () : () -> !transform.param<i64>
+      %t2, %l:7 = transform.structured.tile_using_for %t0 tile_sizes [1, 1, %p, %q, 1, 1, 1] interchange = [0, 1, 3, 2, 4, 5, 6]
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
           -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
               !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.include @peel_partial_tile failures(suppress) (%l#3) : (!transform.any_op) -> ()

@@ -22,6 +22,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield %p : !transform.param<i64>
   }
 
+  // Rows of the conv weight gradient's register tile (schedules.conv_weight_rows).
+  transform.named_sequence @conv_weight_rows() -> !transform.param<i64> {
+    %p = transform.param.constant 4 : i64 -> !transform.param<i64>
+    transform.yield %p : !transform.param<i64>
+  }
+
   // Two vector registers of f32.
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64> {
     %p = transform.param.constant 16 : i64 -> !transform.param<i64>
