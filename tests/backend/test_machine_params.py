@@ -250,3 +250,24 @@ def test_weight_gradient_tile_rows_fill_the_vector_registers(lanes, rows):
     params = schedules.MachineParams(f32_lanes=lanes)
     assert schedules.conv_weight_rows(params) == rows
     assert f"%p = transform.param.constant {rows} : i64" in schedules.render_params(params).split("@conv_weight_rows")[1][:200]
+
+
+def test_ragged_rows_stay_in_chunks_at_a_dynamic_batch(machine):
+    """At a dynamic batch the widening's pads would not fold into the conv's own (each a
+    copy of the whole input or output), so the rows keep their 16 + 8 + 4 chunks."""
+    machine(threads=2, cpu="znver5")
+    dynamic = """
+func.func @c28(%x: tensor<?x16x30x30xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<?x16x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x16x30x30xf32>
+  %e = tensor.empty(%n) : tensor<?x16x28x28xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x16x28x28xf32>) -> tensor<?x16x28x28xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<?x16x30x30xf32>, tensor<16x16x3x3xf32>) outs(%acc : tensor<?x16x28x28xf32>) -> tensor<?x16x28x28xf32>
+  return %r : tensor<?x16x28x28xf32>
+}
+"""
+    scheduled = emit_without_fallback(dynamic)
+    fmas = re.findall(r"llvm\.intr\.fmuladd.*vector<(\d+)xf32>|llvm\.intr\.fma.*vector<(\d+)xf32>", scheduled)
+    assert {int(a or b) for a, b in fmas} == {16, 8, 4}
