@@ -254,6 +254,23 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // As @match_stride_one_conv, with a static batch (a dynamic size compares below 1): the
+  // paddings below only there. At a dynamic batch the padding amounts are computed
+  // values, so zero pads and pads of pads do not fold into the conv's own, and each is a
+  // copy of the whole input or output (8x128x28x28 input gradient at `?`: 9.7 ms
+  // unpadded, 11.7 with the rows widened, 18 with every padding).
+  transform.named_sequence @match_static_batch_stride_one_conv(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %n = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
   transform.named_sequence @match_conv_narrower_than_short(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
@@ -287,7 +304,7 @@ module attributes {transform.with_named_sequence} {
   // FMAs; @widen_conv_narrow pads to a multiple of L). Measured on Zen 5, 8x128x28x28: 9.0
   // -> 7.1 ms. Wider rows are left in chunks: 56 = 48 + 8 gains nothing from 64.
   transform.named_sequence @match_conv_ragged_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %conv = transform.include @match_static_batch_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %full = transform.include @f32_full_width_fma failures(propagate) () : () -> !transform.param<i64>
@@ -298,12 +315,6 @@ module attributes {transform.with_named_sequence} {
       transform.match.param.cmpi gt %ow, %floor : !transform.param<i64>
       %two = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
       transform.match.param.cmpi lt %ow, %two : !transform.param<i64>
-      // A static batch, as for @match_conv_channels_past_one_step: at a dynamic one the
-      // widening's pads of x and of the zero init do not fold into the conv's own, and
-      // their copies cost more than the whole vectors save (8x128x28x28 input gradient at
-      // `?`: 10.1 ms in chunks, 11.7 widened).
-      %n = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
-      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
@@ -346,36 +357,24 @@ module attributes {transform.with_named_sequence} {
   // No matcher can test divisibility: every such conv is padded, and where the step divides
   // the padding is by zero and folds away (the scheduled IR is the same as unpadded).
   transform.named_sequence @match_conv_channels_past_one_step(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %conv = transform.include @match_static_batch_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %c = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
       %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
       transform.match.param.cmpi gt %c, %c16 : !transform.param<i64>
-      // A static batch (a dynamic size compares below 1): with a dynamic one the padding
-      // amounts are computed, and where they are zero the pads do not fold; each was a
-      // copy of the whole input and output.
-      %n = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
-      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
   }
 
   transform.named_sequence @match_conv_filters_past_one_block(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %conv = transform.include @match_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %conv = transform.include @match_static_batch_stride_one_conv failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %conv : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %f = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
       transform.match.param.cmpi gt %f, %c8 : !transform.param<i64>
-      // A static batch (a dynamic size compares below 1): with a dynamic one the padding
-      // amounts are computed, and where they are zero the pads do not fold; each was a
-      // copy of the whole input and output.
-      %n = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
-      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op

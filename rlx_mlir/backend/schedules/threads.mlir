@@ -101,9 +101,10 @@ module attributes {transform.with_named_sequence} {
 
   // The data-movement named ops the other libraries left whole: a transpose (the weight
   // gradient's channels-last result back to FCHW, 3x3x512x512 -> 512x512x3x3 in
-  // ResNet-18's last stage; a permutation transpose.mlir has no blocks for) or a
-  // broadcast. Their bodies are loads and stores, which need no static tile, so any first
-  // dim of at least two is split.
+  // ResNet-18's last stage; a permutation transpose.mlir has no blocks for), a broadcast
+  // or a copy (before bufferization, and after it: @apply_threads_to_buffer_copies).
+  // Their bodies are loads and stores, which need no static tile, so any first dim is
+  // split.
   transform.named_sequence @match_unthreaded_data_movement(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.transpose", "linalg.broadcast", "linalg.copy"] : !transform.any_op
     %in_body = transform.include @match_in_function_body failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
@@ -190,28 +191,16 @@ module attributes {transform.with_named_sequence} {
   }
 
   // After bufferization (main.mlir), which writes the copies it needs as linalg.copy on
-  // memrefs: each copy directly in a function body split across the threads. Those copies
+  // memrefs: each copy directly in a function body split across the threads, as
+  // @match_unthreaded_data_movement's ops are before. Those copies
   // are a kernel's result sliced back out of a widened conv (8x256x14x16 -> 8x256x14x14)
   // and the stride phases of an input gradient interleaved into its result (stride 2 in
   // the last dim). As memref.copy they ran in MLIR's runtime (memrefCopy), which copies a
   // non-contiguous memref one element at a time, on the calling thread while the others
   // waited: 3.4% of ResNet-18's training step at batch 8.
-  transform.named_sequence @match_unthreaded_buffer_copy(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    transform.match.operation_name %op ["linalg.copy"] : !transform.any_op
-    %in_body = transform.include @match_in_function_body failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
-    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
-    ^bb0(%s: !transform.any_op):
-      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
-      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %rank, %one : !transform.param<i64>
-      transform.match.structured.yield %s : !transform.any_op
-    }
-    transform.yield %m : !transform.any_op
-  }
-
   transform.named_sequence @apply_threads_to_buffer_copies(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
-        @match_unthreaded_buffer_copy -> @thread_first_loop
+        @match_unthreaded_data_movement -> @thread_first_loop
         : (!transform.any_op) -> !transform.any_op
     transform.yield %updated : !transform.any_op
   }
