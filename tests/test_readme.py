@@ -1,6 +1,8 @@
-"""The README's commands, run verbatim as a new user runs them after the set-up.
+"""The commands of the README and of the reference it links, run verbatim as a new user runs
+them after the README's set-up; and every link of those pages leads somewhere.
 
-Each ```sh block runs in a fresh bash (`set -euo pipefail`) after the set-up block's lines,
+The pages are README.md, docs/*.md and benchmarks/README.md: the reference moved from the
+README into docs/ keeps its commands tested. Each ```sh block runs in a fresh bash (`set -euo pipefail`) after the set-up block's lines,
 in a scratch copy of the files the commands name, with a PATH that holds this Python's
 bin directory and the system's but no `mlir-opt`: the wheels keep theirs inside their
 packages, so `rlx-opt ... | mlir-opt` only works if the README's set-up makes it work.
@@ -21,11 +23,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
 BIN = Path(sys.executable).parent
 
 BLOCK = re.compile(r"^```(sh|python)\n(.*?)^```$", re.S | re.M)
-BLOCKS = [(kind, text) for kind, text in BLOCK.findall(README)]
-SETUP = next(text for kind, text in BLOCKS if kind == "sh" and "pip install -e '.[test]'" in text)
+SETUP = next(text for kind, text in BLOCK.findall(README) if kind == "sh" and "pip install -e '.[test]'" in text)
+# (page, kind, text) for every runnable block of every page.
+BLOCKS = [(page.relative_to(ROOT).as_posix(), kind, text) for page in PAGES for kind, text in BLOCK.findall(page.read_text())]
 
 # Lines not run, and why.
 SKIPPED = {
@@ -58,14 +62,14 @@ def workdir(tmp_path) -> Path:
     return tmp_path
 
 
-def _id(block: tuple[str, str]) -> str:
-    kind, text = block
-    return f"{kind}:{text.splitlines()[0][:60]}"
+def _id(block: tuple[str, str, str]) -> str:
+    page, kind, text = block
+    return f"{page}:{kind}:{text.splitlines()[0][:60]}"
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[_id(b) for b in BLOCKS])
 def test_readme_block_runs_verbatim(block, workdir):
-    kind, text = block
+    page, kind, text = block
     if not (BIN / "rlx-mlir-tools").exists():
         pytest.skip("this environment's install predates the rlx-mlir-tools entry point: reinstall (pip install -e .)")
     env = {k: v for k, v in os.environ.items() if k not in ("RLX_MLIR_DEBUG", "RLX_MLIR_TOOLS_DIR", "VIRTUAL_ENV")}
@@ -78,7 +82,30 @@ def test_readme_block_runs_verbatim(block, workdir):
             pytest.skip("; ".join(sorted({skip_reason(line) for line in text.splitlines() if line.strip()})))
         script = "set -euo pipefail\n" + runnable(SETUP) + commands
         done = subprocess.run(["bash", "-c", script], cwd=workdir, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, f"--- {kind} ---\n{text}\n--- stderr ---\n{done.stderr[-5000:]}"
+    assert done.returncode == 0, f"--- {page}: {kind} ---\n{text}\n--- stderr ---\n{done.stderr[-5000:]}"
+
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```$", "", page.read_text(), flags=re.S | re.M), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_links_lead_to_files_and_headings_that_exist(page):
+    broken = []
+    prose = re.sub(r"`[^`\n]*`", "", re.sub(r"^```.*?^```$", "", page.read_text(), flags=re.S | re.M))
+    for target in LINK.findall(prose):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or (anchor and file.suffix == ".md" and anchor not in anchors(file)):
+            broken.append(target)
+    assert not broken, f"{page.relative_to(ROOT)}: links to nothing: {broken}"
 
 
 def test_mlir_opt_is_not_on_the_fresh_path():
