@@ -28,7 +28,7 @@ from benchmarks.cases import Case
 
 def _machine_threads() -> int:
     """OMP_NUM_THREADS if set, else the CPUs this process may use: the count our
-    libraries are compiled for (rlx_mlir.backend.schedules.thread_count), so PyTorch and
+    libraries are compiled for (rlx_mlir.backend.machine.thread_count), so PyTorch and
     we run on the same number of threads."""
     requested = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
     if requested.isdigit() and int(requested) > 0:
@@ -58,7 +58,7 @@ def machine_record() -> dict:
     import torch
 
     from rlx_mlir.backend import cache, toolchain
-    from rlx_mlir.backend.schedules import machine_params
+    from rlx_mlir.backend.machine import machine_params
 
     cpu = ""
     try:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rlx_mlir.backend import toolchain
+from rlx_mlir.backend.machine import llvm_host_cpu
 
 CACHE_DIR_ENV = "RLX_MLIR_CACHE_DIR"
 
@@ -97,15 +97,6 @@ def host_identity() -> str:
     except OSError:
         pass
     return "\n".join([platform.machine(), *host_cpu, *cpuinfo])
-
-
-@functools.cache
-def llvm_host_cpu() -> str:
-    """LLVM's name for this host's CPU (``Host CPU:`` of ``llc --version``: znver3, znver4,
-    ...), or "" where llc does not say."""
-    llc = toolchain.find_tool("llc")
-    version = toolchain.run("llc --version", [str(llc.path), "--version"])
-    return next((ln.split(":", 1)[1].strip() for ln in version.splitlines() if "Host CPU" in ln), "")
 
 
 def make_key(*parts: str) -> str:

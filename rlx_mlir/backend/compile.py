@@ -26,6 +26,7 @@ inspection and for the command-line tools.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import tempfile
@@ -34,6 +35,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from xdsl.dialects.builtin import FileLineColLoc, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from rlx_mlir.backend import cache, toolchain
@@ -182,9 +185,6 @@ def check_callable_element_types(module: str | Operation) -> None:
         functions = re.findall(r'func\.func\s+(?:private\s+)?@([\w$.]+)|sym_name\s*=\s*"([^"]+)"', before)
         function = next((a or b for a, b in reversed(functions)), None)
         raise UnsupportedElementType(_element_type_message(match.group(1), function, None), f"<input>:{line}:{column}")
-    from xdsl.dialects.builtin import FileLineColLoc, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
-    from xdsl.dialects.func import FuncOp
-
     fine = (Float16Type, Float32Type, Float64Type, IndexType, IntegerType)
     for op in module.walk():
         types = [v.type for v in (*op.operands, *op.results)]
@@ -210,8 +210,6 @@ def check_callable_element_types(module: str | Operation) -> None:
 
 
 def _enclosing_function(op: Operation):
-    from xdsl.dialects.func import FuncOp
-
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, FuncOp):
         parent = parent.parent_op()
@@ -346,8 +344,6 @@ def _lower_with(
 
 
 def _schedule_digests(pipeline: Pipeline) -> list[str]:
-    import hashlib
-
     prefix = "--transform-preload-library=transform-library-paths="
     paths = [
         path

@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
-from rlx_mlir.backend import schedules
-from rlx_mlir.backend.schedules import MachineParams
+from rlx_mlir.backend.machine import PARAMS, MachineParams, host_triple, machine_params
+from rlx_mlir.backend.schedules import PARAMS_FILE, SCHEDULES_DIR, params_library
+from rlx_mlir.backend.toolchain import ToolchainError
 
 # Bufferize whole functions: tensors at function boundaries become memrefs with the
 # identity layout, so the C interface takes plain contiguous buffers.
@@ -24,19 +26,21 @@ _BUFFERIZE = (
     " function-boundary-type-conversion=identity-layout-map"
 )
 
-# Correct lowering from linalg-on-tensors to the LLVM dialect (see
-# shared/notes/mlir22-lowering.md for why each step is needed).
+# Correct lowering from linalg-on-tensors to the LLVM dialect, as MLIR 22 needs it: each
+# step that is not plain conversion says beside it why it is there.
 _TO_LLVM_DIALECT = (
     _BUFFERIZE,
     # Frees temporaries and makes every returned buffer owned by the caller (returned
-    # arguments and constants are cloned), so the runtime may free every result.
+    # arguments and constants are cloned), so the runtime may free every result. Without it
+    # every call leaks its temporaries.
     "--buffer-deallocation-pipeline",
     # Lowers the bufferization.clone ops the deallocation pipeline inserts; convert-to-llvm
     # does not.
     "--convert-bufferization-to-memref",
     "--convert-linalg-to-loops",
     "--convert-scf-to-cf",
-    # tensor.pad leaves memref.subview and affine.apply behind; these remove them.
+    # tensor.pad leaves memref.subview and affine.apply behind, which mlir-translate
+    # rejects; these remove them.
     "--expand-strided-metadata",
     "--lower-affine",
     # Math ops with an LLVM intrinsic (exp, tanh, log, ...) become intrinsics; the rest
@@ -46,14 +50,6 @@ _TO_LLVM_DIALECT = (
     "--convert-to-llvm",
     "--reconcile-unrealized-casts",
 )
-
-
-def host_triple() -> str:
-    """The LLVM target triple of this machine, e.g. ``x86_64-pc-linux-gnu``."""
-    import platform
-    import sysconfig
-
-    return sysconfig.get_config_var("HOST_GNU_TYPE") or f"{platform.machine()}-unknown-linux-gnu"
 
 
 def _llvm_native(cpu: str) -> tuple[str, ...]:
@@ -140,15 +136,14 @@ def _o3(machine: MachineParams) -> Pipeline:
     )
 
 
-SCHEDULES_DIR = schedules.SCHEDULES_DIR
 # The entry point (@__transform_main); the machine parameters (params.mlir, the rendering of
-# schedules.PARAMS; the pipelines preload the rendering of the machine compiled for instead,
-# see _schedule_files) and the shared steps (common.mlir) the other libraries include; one
+# machine.PARAMS; the pipelines preload the rendering of the machine compiled for instead,
+# see schedule_files) and the shared steps (common.mlir) the other libraries include; one
 # library per op kind, each exporting @apply_<kind> (see main.mlir). The compile cache keys
 # on their contents (compile._cache_key), so editing one, or the parameters, rebuilds.
 OPTIMIZING_SCHEDULE = SCHEDULES_DIR / "main.mlir"
 SCHEDULE_LIBRARIES = (
-    schedules.PARAMS_FILE,
+    PARAMS_FILE,
     SCHEDULES_DIR / "common.mlir",
     *(
         SCHEDULES_DIR / f"{kind}.mlir"
@@ -160,8 +155,8 @@ SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)
 
 def schedule_files(machine: MachineParams) -> tuple[Path, ...]:
     """:data:`SCHEDULE_FILES` with ``params.mlir`` rendered for ``machine``."""
-    params = schedules.params_library(machine)
-    return tuple(params if path == schedules.PARAMS_FILE else path for path in SCHEDULE_FILES)
+    params = params_library(machine)
+    return tuple(params if path == PARAMS_FILE else path for path in SCHEDULE_FILES)
 
 
 def _optimizing_flags(machine: MachineParams, threads: bool) -> tuple[str, ...]:
@@ -223,8 +218,6 @@ def openmp_library() -> Path | None:
 
 @functools.cache
 def _installed_openmp_library() -> Path | None:
-    from importlib import metadata
-
     try:
         files = metadata.distribution(OPENMP_WHEEL).files or ()
     except metadata.PackageNotFoundError:
@@ -240,8 +233,6 @@ def _installed_openmp_library() -> Path | None:
 def _openmp_link_flags() -> tuple[str, ...]:
     library = openmp_library()
     if library is None:
-        from rlx_mlir.backend.toolchain import ToolchainError
-
         raise ToolchainError(
             "the 'optimizing-omp' pipeline links the OpenMP runtime libiomp5.so, which was"
             f" not found: install the '{OPENMP_WHEEL}' wheel (pip install {OPENMP_WHEEL})"
@@ -305,17 +296,17 @@ def pipeline_for(name: str, machine: MachineParams) -> Pipeline:
     return _BUILDERS[name](machine)
 
 
-# The pipelines for the machine the schedules were tuned on (schedules.PARAMS): their
+# The pipelines for the machine the schedules were tuned on (machine.PARAMS): their
 # names, docs and flag layout. Compiles use get_pipeline, which builds them for this
 # machine.
-PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP = (pipeline_for(n, schedules.PARAMS) for n in _BUILDERS)
+PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP = (pipeline_for(n, PARAMS) for n in _BUILDERS)
 PIPELINES: dict[str, Pipeline] = {p.name: p for p in (PLAIN, O3, OPTIMIZING, OPTIMIZING_OMP)}
 _SCHEDULED = frozenset(p.name for p in PIPELINES.values() if p.uses_schedules)
 
 
 def get_pipeline(name: str, machine: MachineParams | None = None) -> Pipeline:
     """The pipeline called ``name`` for ``machine`` (default:
-    :func:`schedules.machine_params`, this process's threads and CPU); ValueError listing
+    :func:`machine.machine_params`, this process's threads and CPU); ValueError listing
     the known ones otherwise. A pipeline registered in :data:`PIPELINES` under a new name,
     or replacing a built-in one, is returned as registered."""
     try:
@@ -327,13 +318,13 @@ def get_pipeline(name: str, machine: MachineParams | None = None) -> Pipeline:
             f"unknown pipeline {name!r}; known pipelines: {unscheduled};"
             f" with transform schedules: {scheduled}"
         ) from None
-    if name not in _BUILDERS or registered is not pipeline_for(name, schedules.PARAMS):
+    if name not in _BUILDERS or registered is not pipeline_for(name, PARAMS):
         return registered
-    machine = schedules.machine_params() if machine is None else machine
+    machine = machine_params() if machine is None else machine
     pipeline = pipeline_for(name, machine)
     if pipeline.uses_schedules:
         # Rewrites the rendered params file should a temp cleaner have removed it since.
-        schedules.params_library(machine)
+        params_library(machine)
     return pipeline
 
 

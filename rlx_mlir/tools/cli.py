@@ -28,9 +28,11 @@ from collections.abc import Callable
 
 from xdsl.utils.exceptions import PassFailedException
 
+from rlx_mlir.api import lower_to_linalg
+from rlx_mlir.backend import PIPELINES
 from rlx_mlir.backend.toolchain import ToolchainError
 from rlx_mlir.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, InternalError, LocatedUserError, UserError
-from rlx_mlir.ir import DiagnosticError
+from rlx_mlir.ir import DiagnosticError, make_context, parse_module
 
 DEBUG_ENV = "RLX_MLIR_DEBUG"
 # What a shell reports for a process killed by SIGPIPE, as mlir-opt and cat are.
@@ -49,8 +51,6 @@ def parse_arguments(parser: argparse.ArgumentParser, argv) -> argparse.Namespace
 
 
 def add_pipeline_option(parser: argparse.ArgumentParser) -> None:
-    from rlx_mlir.backend import PIPELINES
-
     parser.add_argument(
         "--pipeline", choices=sorted(PIPELINES), default=None,
         help="the backend lowering pipeline (default: optimizing-omp, or optimizing without intel-openmp)",
@@ -71,9 +71,6 @@ def lower_source(text: str, name: str):
     The input has verified before the passes run, so a pass whose output does not verify
     is a bug of ours, reported as an internal error rather than as the user's diagnostic.
     """
-    from rlx_mlir.api import lower_to_linalg
-    from rlx_mlir.ir import make_context, parse_module
-
     return lower_to_linalg(parse_module(make_context(), text, name))
 
 

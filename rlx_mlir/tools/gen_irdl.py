@@ -57,6 +57,7 @@ from xdsl.printer import Printer
 
 from rlx_mlir.dialects.properties import PropertyKind
 from rlx_mlir.dialects.rlx import RLX, RlxOpBase
+from rlx_mlir.tools.cli import write_output
 
 COMMAND = "python -m rlx_mlir.tools.gen_irdl -o dialects/rlx.irdl.mlir"
 
@@ -205,8 +206,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        from rlx_mlir.tools.cli import write_output
-
         write_output(args.output, text)
     return 0
 

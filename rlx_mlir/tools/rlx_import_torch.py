@@ -68,9 +68,9 @@ def main(argv=None) -> int:
         return args
 
     def body() -> int:
-        import torch
+        import torch  # torch is optional: only this tool needs it, so it is imported when run
 
-        from rlx_mlir.torch import export_training_step
+        from rlx_mlir.torch import export_training_step  # imports torch, as above
 
         factory = load_callable(args.model)
         model = factory()

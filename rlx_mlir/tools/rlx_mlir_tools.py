@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 
+from rlx_mlir.backend.toolchain import find_tool
 from rlx_mlir.tools.cli import parse_arguments, run_tool
 
 TOOL = "rlx-mlir-tools"
@@ -36,8 +37,6 @@ def main(argv=None) -> int:
         return args
 
     def body() -> int:
-        from rlx_mlir.backend.toolchain import find_tool
-
         found = [find_tool(name) for name in TOOLS]
         if args.bin_dir:
             directories = dict.fromkeys(str(tool.path.parent) for tool in found)

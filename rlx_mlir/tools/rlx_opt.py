@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -25,6 +26,8 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import rlx_mlir
+from rlx_mlir.backend.toolchain import ToolchainError, describe
+from rlx_mlir.compat import MATH
 from rlx_mlir.errors import UserValueError
 from rlx_mlir.ir import DiagnosticError, LocatingParser, parse_error_diagnostic, verify_module, verify_pass_output
 from rlx_mlir.tools.cli import run_tool, write_output
@@ -90,8 +93,6 @@ class RlxOptMain(xDSLOptMain):
     # each); one scan per process is enough, which matters to callers of `main` in a loop.
 
     def register_all_dialects(self):
-        from rlx_mlir.compat import MATH
-
         for name, factory in _multiverse().all_dialects.items():
             # xDSL's math dialect lacks math.erfc, which user input may hold (compat.MATH).
             self.ctx.register_dialect(name, (lambda: MATH) if name == MATH.name else factory)
@@ -187,10 +188,6 @@ class RlxOptMain(xDSLOptMain):
 
 
 def _version_text() -> str:
-    from importlib.metadata import version
-
-    from rlx_mlir.backend.toolchain import ToolchainError, describe
-
     try:
         toolchain = describe()
     except ToolchainError as error:

@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from rlx_mlir.backend import compile_module
 from rlx_mlir.errors import UserValueError
 from rlx_mlir.tools.cli import add_pipeline_option, lower_source, parse_arguments, read_source, run_tool, write_output
 
@@ -86,8 +87,6 @@ def main(argv=None) -> int:
         return args
 
     def body() -> int:
-        from rlx_mlir.backend import compile_module
-
         text, name = read_source(args.input)
         native = compile_module(lower_source(text, name), args.pipeline)
         if args.entry not in native:

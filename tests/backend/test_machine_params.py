@@ -17,6 +17,14 @@ import pytest
 
 from rlx_mlir.backend import emit, schedules, toolchain
 from rlx_mlir.backend.compile import _cache_key
+from rlx_mlir.backend.machine import (
+    CPU_VARIABLE,
+    MachineParams,
+    conv_weight_rows,
+    f32_lanes_of,
+    has_full_width_fma,
+    machine_params,
+)
 from rlx_mlir.backend.pipelines import get_pipeline, openmp_library
 
 needs_openmp = pytest.mark.skipif(openmp_library() is None, reason="intel-openmp not installed")
@@ -51,13 +59,13 @@ func.func @mm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32>
 def machine(monkeypatch):
     """Sets the environment the pipelines read the machine from; returns its params."""
 
-    def configure(threads: int | None = None, cpu: str | None = None) -> schedules.MachineParams:
-        for variable, value in (("OMP_NUM_THREADS", threads), (schedules.CPU_VARIABLE, cpu)):
+    def configure(threads: int | None = None, cpu: str | None = None) -> MachineParams:
+        for variable, value in (("OMP_NUM_THREADS", threads), (CPU_VARIABLE, cpu)):
             if value is None:
                 monkeypatch.delenv(variable, raising=False)
             else:
                 monkeypatch.setenv(variable, str(value))
-        return schedules.machine_params()
+        return machine_params()
 
     return configure
 
@@ -69,7 +77,7 @@ def test_thread_count_is_omp_num_threads(machine):
 def test_thread_count_takes_the_outer_level_of_a_nested_list(machine, monkeypatch):
     machine()
     monkeypatch.setenv("OMP_NUM_THREADS", "4,2")
-    assert schedules.machine_params().threads == 4
+    assert machine_params().threads == 4
 
 
 def test_thread_count_without_omp_num_threads_is_the_affinity_mask(machine):
@@ -94,7 +102,7 @@ def test_thread_split_schedules_make_one_iteration_per_thread(threads, machine):
     assert "omp.parallel num_threads" in scheduled
     # The matmul's 64 columns in `threads` forall iterations: the schedule's params.
     assert f"%p = transform.param.constant {threads} : i64" in schedules.params_library(
-        schedules.machine_params()
+        machine_params()
     ).read_text()
 
 
@@ -108,7 +116,7 @@ def test_thread_count_and_cpu_are_in_the_cache_key(machine):
 
 @pytest.mark.parametrize("cpu, lanes", [("x86-64-v3", 8), ("x86-64-v4", 16)])
 def test_vector_width_is_what_llc_selects_for_the_cpu(cpu, lanes):
-    assert schedules.f32_lanes_of(cpu) == lanes
+    assert f32_lanes_of(cpu) == lanes
 
 
 def test_avx512_target_gets_16_lane_vectors_and_zmm_code(machine):
@@ -224,7 +232,7 @@ def test_channels_last_transposes_are_lane_square_blocks_on_any_vector_width(mac
 def test_full_width_fma_is_a_property_of_the_cpu_and_its_lanes(cpu, lanes, full):
     """Only CPUs measured to issue 16-lane FMAs at the 8-lane rate (Zen 5) count; Zen 4's
     512-bit FMAs are two 256-bit halves, and a CPU compiled for 8 lanes has no 16-lane FMA."""
-    assert schedules.has_full_width_fma(cpu, lanes) is full
+    assert has_full_width_fma(cpu, lanes) is full
 
 
 # A 3x3 conv whose rows are 28 wide (ResNet's second stage): 16 + 8 + 4 columns in chunks.
@@ -247,8 +255,8 @@ def test_ragged_rows_are_whole_vectors_where_full_width_fmas_cost_no_more(machin
 def test_weight_gradient_tile_rows_fill_the_vector_registers(lanes, rows):
     """8 rows x 2 vectors of accumulators where 16-lane vectors come with 32 registers
     (AVX-512), 4 x 2 in AVX2's 16: the rendered parameter the conv-weight schedule reads."""
-    params = schedules.MachineParams(f32_lanes=lanes)
-    assert schedules.conv_weight_rows(params) == rows
+    params = MachineParams(f32_lanes=lanes)
+    assert conv_weight_rows(params) == rows
     assert f"%p = transform.param.constant {rows} : i64" in schedules.render_params(params).split("@conv_weight_rows")[1][:200]
 
 

@@ -28,6 +28,7 @@ from rlx_mlir.backend import (
 from rlx_mlir.backend import pipelines as pipelines_module
 from rlx_mlir.backend import schedules
 from rlx_mlir.backend.compile import PipelineFallbackWarning
+from rlx_mlir.backend.machine import PARAMS
 from rlx_mlir.backend.pipelines import (
     OPTIMIZING_OMP,
     SCHEDULE_FILES,
@@ -313,7 +314,7 @@ def test_unscheduled_gather_body_is_correct(pipeline):
 
 def test_params_library_is_the_rendering_of_the_machine_parameters():
     assert schedules.PARAMS_FILE in SCHEDULE_FILES
-    assert schedules.PARAMS_FILE.read_text() == schedules.render_params(schedules.PARAMS), (
+    assert schedules.PARAMS_FILE.read_text() == schedules.render_params(PARAMS), (
         "params.mlir is stale: run python -m rlx_mlir.backend.schedules --render"
     )
 

@@ -82,7 +82,7 @@ def test_grouped_schedule_vectorizes_rows(formulation):
     """The grouped-conv schedule applies: the row chunks become vectors of the host's f32
     lanes (8 on AVX2, 16 on AVX-512), so no fallback left them scalar."""
     from rlx_mlir.backend import emit
-    from rlx_mlir.backend.schedules import machine_params
+    from rlx_mlir.backend.machine import machine_params
 
     cfg = Conv(2, 8, 8, (12, 16), (3, 3), padding=(1, 1), groups=8)
     module = lower({"f": (formulation, cfg.function(formulation, "f"))})
