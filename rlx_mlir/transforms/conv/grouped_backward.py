@@ -22,6 +22,7 @@ from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
 from rlx_mlir.transforms.conv.backward_weight import WeightGradient, pad_window
 from rlx_mlir.transforms.conv.groups import multiply_accumulate
+from rlx_mlir.transforms.conversion import decline
 
 # The weight-gradient row partials are Wo times the size of dw: the row form is for groups
 # whose channel block (C/G x F/G) is too small to vectorize along channels (the
@@ -53,8 +54,12 @@ class GroupedConvBackwardWeightRows(RewritePattern):
         geo = WeightGradient.of(op)
         groups, (sh, sw), (dh, dw) = geo.groups, geo.window.stride, geo.window.dilation
         fg, cg, kh_size, kw_size = geo.fg, geo.cg, geo.kh, geo.kw
-        if not groups.grouped or sw != 1 or cg * fg > MAX_GROUP_CHANNEL_PAIRS:
-            return
+        if not groups.grouped:
+            return decline(op, "one group: the ungrouped forms take it")
+        if sw != 1:
+            return decline(op, f"column stride {sw}: the rows form reads rows at stride 1")
+        if cg * fg > MAX_GROUP_CHANNEL_PAIRS:
+            return decline(op, f"{cg * fg} channel pairs per group, above the {MAX_GROUP_CHANNEL_PAIRS} the rows form unrolls")
         b = TensorBuilder(rewriter, op)
         wo_size = shape_of(op.grad_output)[3]
         element = element_type_of(op.result)

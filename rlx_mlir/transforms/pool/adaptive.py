@@ -30,6 +30,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import adaptive_kernel
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, shape_of, tensor_type
+from rlx_mlir.transforms.conversion import decline
 
 EVEN_POOL = {
     rlx.AdaptiveAvgPool2dOp: rlx.AvgPool2dOp,
@@ -59,7 +60,7 @@ class AdaptivePoolEvenSplit(RewritePattern):
     ):
         spatial, out = _sizes(op)
         if any(n % m for n, m in zip(spatial, out)):
-            return
+            return decline(op, f"output {tuple(out)} does not divide input {tuple(spatial)}: the windows differ in size")
         kernel = tuple(n // m for n, m in zip(spatial, out))
         pool = EVEN_POOL[type(op)].build_with(
             [op.input], op.result.type, kernel_size=kernel, stride=kernel, padding=(0,) * len(kernel)

@@ -26,6 +26,7 @@ from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import adaptive_kernel, adaptive_windows_per_cell
 from rlx_mlir.transforms.pool.avg_backward import AVG_POOL_BACKWARD_OPS, gather_windows, scaled_by_window
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
+from rlx_mlir.transforms.conversion import decline
 from rlx_mlir.transforms.options import PoolTies
 
 ADAPTIVE_AVG_OPS = (rlx.AdaptiveAvgPool2dBackwardOp, rlx.AdaptiveAvgPool3dBackwardOp)
@@ -82,7 +83,7 @@ class AdaptiveAvgPoolBackwardAsPool(RewritePattern):
             return
         spatial, out = shape_of(op.result)[2:], shape_of(op.grad_output)[2:]
         if not _divides(spatial, out):
-            return
+            return decline(op, f"output {tuple(out)} does not divide input {tuple(spatial)}: not a pool")
         pool = AVG_POOL_BACKWARD_OPS[len(spatial)].build_with(
             [op.grad_output], op.result.type, **_pool_properties(spatial, out)
         )
@@ -133,11 +134,15 @@ class AdaptiveMaxPoolBackwardAsPool(RewritePattern):
         self.pool_ties = pool_ties
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, ADAPTIVE_MAX_OPS) or self.pool_ties != "first":
+        if not isinstance(op, ADAPTIVE_MAX_OPS):
             return
+        if self.pool_ties != "first":
+            return decline(op, f"pool-ties={self.pool_ties} applies to max pools, not to adaptive ones")
         spatial, out = shape_of(op.input)[2:], shape_of(op.grad_output)[2:]
-        if len(spatial) not in DELEGATED_MAX_RANKS or not _divides(spatial, out):
-            return
+        if len(spatial) not in DELEGATED_MAX_RANKS:
+            return decline(op, f"{len(spatial)}-D: no max pool gradient of that rank to delegate to")
+        if not _divides(spatial, out):
+            return decline(op, f"output {tuple(out)} does not divide input {tuple(spatial)}: not a pool")
         pool = MAX_POOL_BACKWARD_OPS[len(spatial)].build_with(
             [op.input, op.grad_output], op.result.type, **_pool_properties(spatial, out)
         )

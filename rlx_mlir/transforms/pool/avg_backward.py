@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import GeometryError, Window, windows_tile_input
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
+from rlx_mlir.transforms.conversion import decline
 from rlx_mlir.transforms.pool.gather import Candidate, gather_windows, tiled_gather, window_gather
 
 AVG_POOL_BACKWARD_OPS = {2: rlx.AvgPool2dBackwardOp, 3: rlx.AvgPool3dBackwardOp}
@@ -65,7 +66,7 @@ class AvgPool2dBackwardTiled(RewritePattern):
     def match_and_rewrite(self, op: rlx.AvgPool2dBackwardOp, rewriter: PatternRewriter):
         window = floor_equivalent(op.window(), shape_of(op.result)[2:])
         if not windows_tile_input(window):
-            return
+            return decline(op, "the windows do not tile the input (stride == kernel, no padding, dilation 1, floor mode)")
         b = TensorBuilder(rewriter, op)
         divisor = _divisor_override(op) or window.kernel[0] * window.kernel[1]
         element = element_type_of(op.grad_output)
@@ -94,8 +95,10 @@ class AvgPool2dBackwardWindows(RewritePattern):
     def match_and_rewrite(self, op: rlx.AvgPool2dBackwardOp, rewriter: PatternRewriter):
         dx_shape = shape_of(op.result)
         window = floor_equivalent(op.window(), dx_shape[2:])
-        if window.ceil_mode or not window.is_symmetric:
-            return
+        if window.ceil_mode:
+            return decline(op, "ceil mode adds a window: the windows form knows floor mode's windows only")
+        if not window.is_symmetric:
+            return decline(op, "per-side padding: the windows form needs the same padding on both sides")
         b = TensorBuilder(rewriter, op)
         element = element_type_of(op.grad_output)
         override = _divisor_override(op)

@@ -23,7 +23,7 @@ the package's `populate_backward` lists them in priority order.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
@@ -32,6 +32,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import GeometryError, PoolAxis, Window, windows_tile_input
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
+from rlx_mlir.transforms.conversion import decline
 from rlx_mlir.transforms.pool.argmax import ARGMAX_TYPE, peeled_first_argmax, scanned_first_argmax, tiled_first_argmax
 from rlx_mlir.transforms.pool.phase_gather import interleaved_gather_first_max, phase_gather_first_max
 from rlx_mlir.transforms.pool.frame import framed
@@ -44,6 +45,10 @@ MAX_POOL_BACKWARD_OPS = (rlx.MaxPool2dBackwardOp, rlx.MaxPool3dBackwardOp)
 # argmax), and most stride phases a phase gather writes as generics of their own.
 MAX_UNROLLED_WINDOW = 16
 MAX_UNROLLED_PHASES = 16
+
+FAST_PATH_WINDOWS = "dilation, per-side padding or a window added by ceil mode: the 2-D fast paths know floor mode's windows only"
+TILES = "the windows do not tile the input (stride == kernel, no padding, dilation 1, floor mode)"
+UNROLLS_MUCH = f"more than {MAX_UNROLLED_WINDOW} window cells or {MAX_UNROLLED_PHASES} stride phases to unroll"
 
 
 def floor_window(window: Window, spatial: Sequence[int]) -> Window | None:
@@ -67,8 +72,17 @@ def floor_window(window: Window, spatial: Sequence[int]) -> Window | None:
     return floor if same else None
 
 
-def _fast_path_window(op: rlx.MaxPool2dBackwardOp) -> Window | None:
-    return floor_window(op.window(), shape_of(op.input)[2:])
+def _fast_path_window(op: rlx.MaxPool2dBackwardOp, fits: Callable[[Window], bool], misfit: str) -> Window | None:
+    """The op's window as the 2-D fast paths know it (`floor_window`) if it `fits` the
+    pattern, else None, the pattern then declining the op with the reason."""
+    window = floor_window(op.window(), shape_of(op.input)[2:])
+    if window is None:
+        decline(op, FAST_PATH_WINDOWS)
+    elif not fits(window):
+        decline(op, misfit)
+    else:
+        return window
+    return None
 
 
 def unrolls_little(window: Window) -> bool:
@@ -94,9 +108,11 @@ class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = _fast_path_window(op)
-        if window is None or not windows_tile_input(window) or window.kernel[0] * window.kernel[1] > MAX_UNROLLED_WINDOW:
+        window = _fast_path_window(op, windows_tile_input, TILES)
+        if window is None:
             return
+        if window.kernel[0] * window.kernel[1] > MAX_UNROLLED_WINDOW:
+            return decline(op, f"a {window.kernel[0]}x{window.kernel[1]} window, above the {MAX_UNROLLED_WINDOW} cells it unrolls")
         (kh_, kw_) = window.kernel
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.grad_output)
@@ -137,12 +153,14 @@ class MaxPool2dBackwardFirstMaxInterleaved(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = _fast_path_window(op)
-        if window is None or not unrolls_little(window):
+        window = _fast_path_window(op, unrolls_little, UNROLLS_MUCH)
+        if window is None:
             return
         (sh, sw), (h_in, w_in) = window.stride, shape_of(op.input)[2:]
-        if sw == 1 or h_in % sh != 0 or w_in % sw != 0:
-            return
+        if sw == 1:
+            return decline(op, "column stride 1: no phases to interleave")
+        if h_in % sh != 0 or w_in % sw != 0:
+            return decline(op, f"input {h_in}x{w_in} is not a multiple of the stride {sh}x{sw}")
         _replace_gathered_by_phase(op, window, rewriter, interleaved_gather_first_max)
 
 
@@ -157,8 +175,8 @@ class MaxPool2dBackwardFirstMaxPhases(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = _fast_path_window(op)
-        if window is None or not unrolls_little(window):
+        window = _fast_path_window(op, unrolls_little, UNROLLS_MUCH)
+        if window is None:
             return
         _replace_gathered_by_phase(op, window, rewriter, phase_gather_first_max)
 
@@ -243,8 +261,8 @@ class MaxPool2dBackwardAllTiesTiled(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = _fast_path_window(op)
-        if window is None or not windows_tile_input(window):
+        window = _fast_path_window(op, windows_tile_input, TILES)
+        if window is None:
             return
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.grad_output)
