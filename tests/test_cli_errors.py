@@ -39,7 +39,7 @@ func.func @g(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x8x8xf32>) -> tensor<4x3x3x
 
 # The weight-gradient pattern raises what a slip in its arithmetic would.
 TYPE_ERROR_IN_A_PATTERN = """
-from rlx_mlir.transforms import conv_backward_weight
+from rlx_mlir.transforms.conv import backward_weight as conv_backward_weight
 
 def match_and_rewrite(self, op, rewriter):
     return 1 + "1"

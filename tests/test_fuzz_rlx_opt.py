@@ -345,7 +345,7 @@ SEED_BACKWARD = next(seed for seed in SEEDS if "rlx.conv2d_backward_weight" in s
 
 def test_the_oracle_catches_an_exception_in_a_pattern(scratch, monkeypatch):
     """A pattern raising TypeError used to pass as `rlx-opt: error: unsupported operand ...`."""
-    from rlx_mlir.transforms import conv_backward_weight
+    from rlx_mlir.transforms.conv import backward_weight as conv_backward_weight
 
     def broken(self, op, rewriter):
         return 1 + "1"

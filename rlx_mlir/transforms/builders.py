@@ -70,6 +70,11 @@ def dims_map(num_dims: int, results: Callable[..., Sequence]) -> AffineMap:
     return AffineMap(num_dims, 0, tuple(AffineExpr.constant(e) if isinstance(e, int) else e for e in results(dims)))
 
 
+def scaled(expr: AffineExpr, factor: int) -> AffineExpr:
+    """`expr * factor`, left as `expr` for a factor of 1 (a unit dilation adds no term to a map)."""
+    return expr if factor == 1 else expr * factor
+
+
 def element_type_of(value: SSAValue) -> Attribute:
     return tensor_type(value).element_type
 

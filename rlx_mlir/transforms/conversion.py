@@ -10,7 +10,10 @@ can survive in two ways, and the error says which:
   'rlx.max_pool2d_backward': expected ...`.
 - no pattern rewrote a valid op, or a pattern failed on it: every configuration the
   verifiers accept has a pattern, so this is our bug, an `InternalRewriteError` naming the
-  op, its location and the pass (the tools report it as an internal error).
+  op, its location and the pass (the tools report it as an internal error). Below its
+  first line it lists why each pattern declined the op: a pattern that leaves an op to the
+  next one for a reason says so with `decline(op, reason)`, as MLIR's
+  `notifyMatchFailure`.
 
 After the rewrite each block the pass wrote into holds one `arith.constant` per value,
 at its top, and one `tensor.dim` per (tensor, axis): patterns emit their own constants
@@ -24,6 +27,7 @@ body reads as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import FloatAttr
@@ -35,6 +39,25 @@ from rlx_mlir.ir import DiagnosticError, format_location, verify_op
 
 class InternalRewriteError(RuntimeError):
     """A pass left, or failed on, a valid op it owns: a bug in rlx-mlir, not in the input."""
+
+
+_declined: ContextVar[dict[Operation, dict[str, str]] | None] = ContextVar("declined", default=None)
+"""While a full conversion runs: for each op a pattern declined, the reason by pattern."""
+
+_pattern: ContextVar[str] = ContextVar("pattern", default="")
+"""The name of the pattern being offered an op, for `decline`."""
+
+
+def decline(op: Operation, reason: str) -> None:
+    """Say why the calling pattern leaves `op` to the next pattern; it then returns.
+
+    Written `return decline(op, "...")` where a pattern does not handle a configuration.
+    Outside a full conversion it does nothing; inside one, the reason is kept with the op
+    and listed if no pattern rewrites it.
+    """
+    reasons = _declined.get()
+    if reasons is not None:
+        reasons.setdefault(op, {})[_pattern.get()] = reason
 
 
 def apply_full_conversion(
@@ -53,16 +76,36 @@ def apply_full_conversion(
             reason = error.message.removeprefix(f"'{op.name}' op ")
             raise DiagnosticError(f"failed to legalize operation '{op.name}': {reason}", error.location) from None
     blocks = {op.parent_block() for op in targets} - {None}
-    applier = _Located(GreedyRewritePatternApplier(list(patterns)), owned, pass_name)
-    PatternRewriteWalker(applier).rewrite_module(module)  # type: ignore[arg-type]
+    declined: dict[Operation, dict[str, str]] = {}
+    applier = _Located(GreedyRewritePatternApplier([_Named(p) for p in patterns]), owned, pass_name)
+    token = _declined.set(declined)
+    try:
+        PatternRewriteWalker(applier).rewrite_module(module)  # type: ignore[arg-type]
+    finally:
+        _declined.reset(token)
     for op in module.walk():
         if isinstance(op, owned):
+            reasons = "".join(f"\n  {name} declined: {reason}" for name, reason in declined.get(op, {}).items())
             raise InternalRewriteError(
                 f"{_where(op)}failed to legalize operation '{op.name}': {pass_name} has a pattern for "
-                "every valid configuration, but none rewrote this one"
+                f"every valid configuration, but none rewrote this one{reasons}"
             )
     for block in blocks:
         share_constants(block)  # type: ignore[arg-type]
+
+
+class _Named(RewritePattern):
+    """A pattern of the pass, run with its name known to `decline`."""
+
+    def __init__(self, pattern: RewritePattern):
+        self.pattern = pattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        token = _pattern.set(type(self.pattern).__name__)
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        finally:
+            _pattern.reset(token)
 
 
 class _Located(RewritePattern):

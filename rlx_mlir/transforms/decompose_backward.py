@@ -1,8 +1,9 @@
 """`decompose-backward`: every RLX backward op becomes linalg/arith/tensor.
 
 After this pass no `rlx.*_backward` op is left; forward RLX ops are untouched (they are
-`convert-rlx-to-linalg`'s). Each pattern lives beside the math it implements:
-`conv_backward` for the convolution gradients, `pool_backward` for the pooling gradients.
+`convert-rlx-to-linalg`'s). Each pattern lives beside the math it implements, in its
+family's package (`conv`, `pool`, `activation`, `norm`, `loss`, `layout`, `adjoint`); this
+module holds the pass's options and the order in which they are populated.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from rlx_mlir.dialects.rlx import BACKWARD_OPS
 from rlx_mlir.transforms.conversion import apply_full_conversion
-from rlx_mlir.transforms.options import CheckedOptions, ConvInput, ConvWeight, PoolTies
 from rlx_mlir.transforms.empty_result import EmptyTensors
-from rlx_mlir.transforms.unit_height import one_d_patterns
+from rlx_mlir.transforms.families import FAMILIES
+from rlx_mlir.transforms.options import CheckedOptions, ConvInput, ConvWeight, LoweringOptions, PoolTies
+from rlx_mlir.transforms.unit_height import OneDimensionalAsTwo
 
 
 @dataclass(frozen=True)
@@ -54,30 +56,18 @@ class DecomposeBackwardPass(CheckedOptions):
             )
 
     def patterns(self) -> list[RewritePattern]:
-        """The pass's patterns in priority order, for its options."""
-        from rlx_mlir.transforms.conv_backward import conv_backward_patterns
-        from rlx_mlir.transforms.adaptive_pool_backward import adaptive_pool_backward_patterns
-        from rlx_mlir.transforms.avg_pool_backward import avg_pool_backward_general_patterns
-        from rlx_mlir.transforms import activation_backward, adjoint, layout_backward, loss_backward, norm_backward
-        from rlx_mlir.transforms.pool_backward import pool_backward_patterns
-
-        return [
-            EmptyTensors(),
-            *one_d_patterns(),
-            *conv_backward_patterns(
-                conv_weight=self.conv_weight,
-                im2col_max_elements=self.im2col_max_elements,
-                conv_input=self.conv_input,
-            ),
-            *pool_backward_patterns(pool_ties=self.pool_ties),
-            *avg_pool_backward_general_patterns(),
-            *adaptive_pool_backward_patterns(pool_ties=self.pool_ties),
-            *activation_backward.patterns(),
-            *norm_backward.patterns(),
-            *loss_backward.patterns(),
-            *layout_backward.patterns(),
-            *adjoint.patterns(),
-        ]
+        """The pass's patterns in priority order, for its options: empty results and the
+        1-D ops first, then each family's."""
+        options = LoweringOptions(
+            conv_weight=self.conv_weight,
+            conv_input=self.conv_input,
+            im2col_max_elements=self.im2col_max_elements,
+            pool_ties=self.pool_ties,
+        )
+        patterns: list[RewritePattern] = [EmptyTensors(), OneDimensionalAsTwo()]
+        for family in FAMILIES:
+            family.populate_backward(patterns, options)
+        return patterns
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         apply_full_conversion(op, self.patterns(), BACKWARD_OPS, self.name)

@@ -69,3 +69,18 @@ class CheckedOptions(ModulePass):
             value = getattr(self, field.name)
             if valid is not None and value not in valid:
                 raise _choice_error(self.name, _option_name(field.name), value, valid)
+
+
+@dataclasses.dataclass(frozen=True)
+class LoweringOptions:
+    """The pass options every family's `populate_forward` / `populate_backward` receives.
+
+    One value for both passes, so every family has the same signature whichever options
+    it reads; each pass fills in its own and leaves the others at their defaults.
+    """
+
+    conv_weight: ConvWeight = "direct"
+    conv_input: ConvInput = "direct"
+    im2col_max_elements: int = 4_194_304
+    pool_ties: PoolTies = "first"
+    strided_conv: StridedConv = "direct"

@@ -82,8 +82,3 @@ class OneDimensionalAsTwo(RewritePattern):
             return value  # col2im's columns: one matrix in 1-D and 2-D, as im2col's result
         n, c, length = shape_of(value)
         return b.expand_shape(value, [[0], [1], [2, 3]], (n, c, 1, length))
-
-
-def one_d_patterns() -> list[RewritePattern]:
-    return [OneDimensionalAsTwo()]
-

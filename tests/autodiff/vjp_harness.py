@@ -24,6 +24,7 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 
 import rlx_mlir
 from rlx_mlir.transforms import adjoint
+from rlx_mlir.transforms.options import LoweringOptions
 from oracle import assert_within_bound
 
 
@@ -39,7 +40,9 @@ def differentiated(source: str, order: int):
 
 def lower_adjoint_ops(module) -> None:
     """Until decompose-backward owns the adjoint ops (requests-autodiff.md), lower them here."""
-    PatternRewriteWalker(GreedyRewritePatternApplier(adjoint.patterns())).rewrite_module(module)
+    patterns = []
+    adjoint.populate_backward(patterns, LoweringOptions())
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
 
 
 def ours(source: str, order: int):

@@ -14,8 +14,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
 from rlx_mlir.ir import make_context, parse_module
-from rlx_mlir.transforms.conv_backward_input import ConvBackwardInputDirect
-from rlx_mlir.transforms.conv_backward_weight import ConvBackwardWeightDirect
+from rlx_mlir.transforms.conv.backward_input import ConvBackwardInputDirect
+from rlx_mlir.transforms.conv.backward_weight import ConvBackwardWeightDirect
 from numeric.test_conv_backward import MATRIX
 
 GROUPED = [cfg for cfg in MATRIX if cfg.groups > 1]

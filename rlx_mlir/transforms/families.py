@@ -1,0 +1,13 @@
+"""The op families, in the order both passes populate their patterns.
+
+A family's patterns only match its own ops, so the order between families decides
+nothing; within a family, `populate_forward` and `populate_backward` list its patterns in
+priority order. One tuple keeps the two passes' lists in the same order as
+`rlx_mlir/dialects` and `rlx_mlir/autodiff`.
+"""
+
+from __future__ import annotations
+
+from rlx_mlir.transforms import activation, adjoint, conv, elementwise, layout, loss, matmul, norm, pool
+
+FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, adjoint)

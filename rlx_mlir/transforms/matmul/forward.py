@@ -1,0 +1,37 @@
+"""`rlx.matmul` as linalg: `linalg.matmul`, or a gather-form generic when batched."""
+
+from __future__ import annotations
+
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.transforms.builders import TensorBuilder, tensor_type
+
+
+class MatmulToLinalg(RewritePattern):
+    """y[m, n] = sum_k a[m, k] * b[k, n];  batched: y[i, m, n] = sum_k a[i, m, k] * b[i, k, n]
+
+    2-D: `linalg.matmul`. 3-D: a gather-form generic over (i, m, n, k) (xDSL has no
+    `linalg.batch_matmul`).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: rlx.MatmulOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        out = tensor_type(op.result)
+        init = b.full(out.get_shape(), out.element_type, 0.0, like=op.lhs)
+        if len(out.get_shape()) == 2:
+            y = b.matmul(op.lhs, op.rhs, init)
+        else:
+            y = b.generic(
+                ins=[op.lhs, op.rhs],
+                init=init,
+                maps=[
+                    lambda i, m, n, k: (i, m, k),
+                    lambda i, m, n, k: (i, k, n),
+                    lambda i, m, n, k: (i, m, n),
+                ],
+                iterators="pppR",
+                body=lambda r, a_, b_, acc: r.add(acc, r.mul(a_, b_)),
+            )
+        rewriter.replace(op, [], [y])
