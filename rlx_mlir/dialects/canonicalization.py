@@ -25,6 +25,13 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 from rlx_mlir.dialects.base import RlxOpBase
 
 
+def _located(new: Operation, old: Operation) -> Operation:
+    """`new`, at `old`'s location: a diagnostic about the folded op (at the next order of
+    autodiff, say) still points at the source line it came from."""
+    new.location = old.location
+    return new
+
+
 # -- reshape ---------------------------------------------------------------------------
 
 
@@ -37,7 +44,7 @@ class ComposeReshapes(RewritePattern):
         inner = op.operands[0].owner
         if type(inner) is not type(op):
             return
-        rewriter.replace(op, type(op).build_with([inner.operands[0]], op.results[0].type))
+        rewriter.replace(op, _located(type(op).build_with([inner.operands[0]], op.results[0].type), op))
 
 
 class ReshapeToItsOwnType(RewritePattern):
@@ -69,7 +76,7 @@ class ComposePermutes(RewritePattern):
             return
         inner_dims = inner.geometry_value("dims")
         dims = [inner_dims[d] for d in op.geometry_value("dims")]
-        rewriter.replace(op, type(op).build_with([inner.operands[0]], op.results[0].type, dims=dims))
+        rewriter.replace(op, _located(type(op).build_with([inner.operands[0]], op.results[0].type, dims=dims), op))
 
 
 class IdentityPermute(RewritePattern):
@@ -77,7 +84,8 @@ class IdentityPermute(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         assert isinstance(op, RlxOpBase)
-        if list(op.geometry_value("dims")) == list(range(len(op.geometry_value("dims")))):
+        dims = list(op.geometry_value("dims"))
+        if dims == list(range(len(dims))):
             rewriter.replace(op, [], [op.operands[0]])
 
 
@@ -94,7 +102,7 @@ def _defining_block(value: SSAValue) -> Block | None:
     return value.block if isinstance(value, BlockArgument) else value.owner.parent_block()
 
 
-def defined_before(a: SSAValue, b: SSAValue) -> bool:
+def _defined_before(a: SSAValue, b: SSAValue) -> bool:
     """Whether `a` is defined strictly before `b` in the block that defines both (block
     arguments first, in order; then op results, in op order). False for values of two
     blocks, which have no order to agree on."""
@@ -129,7 +137,7 @@ class SortCommutativeOperands(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         lhs, rhs = op.operands
-        if defined_before(lhs, rhs):
+        if _defined_before(lhs, rhs):
             op.operands = [rhs, lhs]
             rewriter.notify_op_modified(op)
 
