@@ -9,9 +9,11 @@ is built in three steps:
    cotangents (`rlx.add`). Only *active* ops are differentiated: those with a result
    that has a cotangent and an operand that depends on a `wrt` argument; integer and
    index values never get one;
-3. the gradients are returned, a zero splat for an argument no result depends on; equal
-   ops are shared (`_share_equal_ops`), and every op whose result nothing reads (a forward value no rule needed, a cotangent of an
-   inactive operand) is erased.
+3. the gradients are returned, a zero splat for an argument no result depends on, and
+   the function is cleaned with xDSL's passes (`simplify`): the RLX ops' canonicalization
+   patterns (reshape and permute chains, commutative operand order), common-subexpression
+   elimination, and dead-code elimination of every op whose result nothing reads (a
+   forward value no rule needed, a cotangent of an inactive operand).
 
 The function holds RLX ops, `arith.constant` and `func` only, so it can be
 differentiated again: `--autodiff="func=f_vjp"` is the second order.
@@ -23,10 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from rlx_mlir.autodiff.rules import RULES, VjpBuilder, is_float_tensor
 from rlx_mlir.ir import DiagnosticError, format_location
@@ -155,69 +161,38 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
     # 3. the gradients, then nothing that is not read.
     gradients = [cotangents.of.get(args[i]) or builder.zeros(arg_types[i]) for i in indices]
     body.add_op(func.ReturnOp(*gradients))
-    _share_equal_ops(body)
-    _erase_unread(body)
+    simplify(vjp)
     module.body.block.insert_op_after(vjp, f)
     return vjp
 
 
-COMMUTATIVE = frozenset({"rlx.add", "rlx.mul"})
-"""Binary ops whose operands commute exactly (IEEE addition and multiplication commute)."""
-
-
-def _share_equal_ops(block) -> None:
-    """One op per (name, operands, properties, result types) among the pure ops of `block`,
-    no permute of a permute that undoes it, no reshape of a reshape (one reshape of the
-    first's operand) and no reshape to its operand's own type.
+def simplify(function: func.FuncOp) -> None:
+    """Canonicalize (`dialects.canonicalization`), share equal ops and erase unread ones in
+    `function`, until none of them changes its size; nothing else in the module.
 
     The rules of each order read the forward values they need afresh (a transpose of a
     matmul operand, a zero splat, a sum along a softmax's dim), and the next order
     differentiates those reads too; sharing equal ops keeps each order's function at the
-    size of its distinct computations.
+    size of its distinct computations. The rounds repeat because each pass can feed the
+    other: sharing two operands may make two commutative ops equal only once their
+    operands are sorted again. The arguments stay (dead-code elimination erases ops only),
+    and so does every returned value (`func.return` reads it). The walker is xDSL's
+    `CanonicalizePass`'s, on this function's body: the pass would rewrite the whole
+    module, and the functions differentiated stay as they were.
     """
-    seen: dict[tuple, Operation] = {}
-    for op in list(block.ops):
-        if not (op.name.startswith("rlx.") or isinstance(op, arith.ConstantOp)) or op.regions:
-            continue
-        inner = op.operands[0].owner if op.operands else None
-        if op.name == "rlx.reshape" and isinstance(inner, Operation) and inner.name == "rlx.reshape":
-            # reshape(reshape(v)) = reshape(v): a reshape reads its operand in row-major order
-            op.operands[0] = inner.operands[0]
-            inner = inner.operands[0].owner
-        if op.name == "rlx.reshape" and op.operands[0].type == op.results[0].type:
-            op.results[0].replace_all_uses_with(op.operands[0])
-            block.erase_op(op)
-            continue
-        if op.name == "rlx.permute" and isinstance(inner, Operation) and inner.name == "rlx.permute":
-            outer_dims, inner_dims = op.geometry_value("dims"), inner.geometry_value("dims")
-            if [inner_dims[d] for d in outer_dims] == list(range(len(outer_dims))):
-                op.results[0].replace_all_uses_with(inner.operands[0])
-                block.erase_op(op)
-                continue
-        operands = tuple(op.operands)
-        if op.name in COMMUTATIVE and operands[0].type == operands[1].type:
-            operands = tuple(sorted(operands, key=id))  # a + b and b + a are one value
-        key = (
-            op.name,
-            operands,
-            tuple((name, str(value)) for name, value in op.properties.items()),
-            tuple((name, str(value)) for name, value in op.attributes.items()),
-            tuple(r.type for r in op.results),
-        )
-        kept = seen.setdefault(key, op)
-        if kept is not op:
-            for old, new in zip(op.results, kept.results):
-                old.replace_all_uses_with(new)
-            block.erase_op(op)
+    canonicalize = PatternRewriteWalker(
+        GreedyRewritePatternApplier([CanonicalizationRewritePattern()]), post_walk_func=region_dce
+    )
+    while True:
+        size = _op_count(function)
+        canonicalize.rewrite_region(function.body)
+        cse(function)
+        if _op_count(function) == size:
+            return
 
 
-def _erase_unread(block) -> None:
-    """Erase, last first, every pure op whose results nothing reads."""
-    for op in reversed(list(block.ops)):
-        if isinstance(op, func.ReturnOp) or any(r.uses for r in op.results):
-            continue
-        if op.name.startswith("rlx.") or isinstance(op, arith.ConstantOp):
-            block.erase_op(op)
+def _op_count(op: Operation) -> int:
+    return sum(1 for _ in op.walk())
 
 
 @dataclass(frozen=True)

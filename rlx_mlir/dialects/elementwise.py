@@ -26,10 +26,12 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IntegerType, Signedness
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, operand_def, result_def
+from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.traits import Commutative
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, RlxOp, RlxOpBase
+from rlx_mlir.dialects.canonicalization import CommutativeCanonicalization
 from rlx_mlir.dialects.properties import (
     ANY_TENSOR,
     FLOAT_TENSOR,
@@ -152,6 +154,7 @@ class AddOp(BinaryOp):
     """`lhs + rhs` [add.Tensor with alpha 1]; integers wrap."""
 
     name = "rlx.add"
+    traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
 @irdl_op_definition
@@ -166,6 +169,7 @@ class MulOp(BinaryOp):
     """`lhs * rhs` [mul.Tensor]."""
 
     name = "rlx.mul"
+    traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
 @irdl_op_definition
@@ -182,6 +186,7 @@ class MaximumOp(BinaryOp):
     """`max(lhs, rhs)` [maximum]: NaN if either is NaN."""
 
     name = "rlx.maximum"
+    traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
 @irdl_op_definition
@@ -189,6 +194,7 @@ class MinimumOp(BinaryOp):
     """`min(lhs, rhs)` [minimum]: NaN if either is NaN."""
 
     name = "rlx.minimum"
+    traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
 BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp)

@@ -22,11 +22,12 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def, var_result_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def, var_operand_def, var_result_def
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase
+from rlx_mlir.dialects.canonicalization import PermuteCanonicalization, ReshapeCanonicalization
 from rlx_mlir.dialects.properties import ANY_TENSOR, INT, SIZES, int_property
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of, tensor_type
 
@@ -99,6 +100,7 @@ class ReshapeOp(LayoutOp):
 
     input = operand_def(ANY_TENSOR)
     result = result_def(ANY_TENSOR)
+    traits = traits_def(ReshapeCanonicalization())
 
     assembly_format = f"$input {SIGNATURE}"
 
@@ -126,6 +128,7 @@ class PermuteOp(LayoutOp):
     input = operand_def(ANY_TENSOR)
     result = result_def(ANY_TENSOR)
     dims = prop_def(SIZES.constraint)
+    traits = traits_def(PermuteCanonicalization())
 
     assembly_format = f"$input `dims` $dims {SIGNATURE}"
 
