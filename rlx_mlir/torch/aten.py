@@ -21,7 +21,7 @@ import torch
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from rlx_mlir.torch.translate import Emitter, OnlyFor
+from rlx_mlir.torch.emitter import Emitter, OnlyFor
 
 aten = torch.ops.aten
 
