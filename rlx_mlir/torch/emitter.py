@@ -25,14 +25,12 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, f64, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from rlx_mlir.dialects.rlx import RLX
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph
 
 ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64}
 NUMPY_DTYPES = {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64), torch.int64: np.dtype(np.int64)}
-
-_OPS_BY_NAME = {op.name: op for op in RLX.operations}
 
 Converter = Callable[..., object]
 """`converter(emitter, node, *args, **kwargs)`: the RLX value(s) of one ATen node's results."""
@@ -134,14 +132,11 @@ class Emitter:
         self.block.add_op(op)
         return op
 
-    def emit(self, name: str, operands: Sequence[SSAValue], result_types, **properties):
-        """`name`(operands) -> one value, or a tuple when `result_types` is a list."""
-        op_class = _OPS_BY_NAME.get(name)
-        if op_class is None:
-            raise self.fail(f"the RLX dialect has no op {name} yet")
+    def emit(self, op_class: type[rlx.RlxOpBase], operands: Sequence[SSAValue], result_types, **properties):
+        """`op_class`(operands) -> one value, or a tuple when `result_types` is a list."""
         for operand in operands:
             if not isinstance(operand, SSAValue):
-                raise self.fail(f"{name} needs tensors, got {operand!r}")
+                raise self.fail(f"{op_class.name} needs tensors, got {operand!r}")
         op = self.append(op_class.build_with(list(operands), result_types, **properties))
         return tuple(op.results) if isinstance(result_types, list) else op.results[0]
 
@@ -175,7 +170,7 @@ class Emitter:
     def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
         if self.shape(value) == tuple(shape):
             return value
-        return self.emit("rlx.reshape", [value], TensorType(self.element(value), list(shape)))
+        return self.emit(rlx.ReshapeOp, [value], TensorType(self.element(value), list(shape)))
 
     def mask_argument(self, kind: str, p: float, like: torch.Tensor) -> SSAValue:
         """A new float mask argument of `like`'s shape (module docstring).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import dims_of
 from rlx_mlir.torch.aten.table import ConverterTable, one_op
 from rlx_mlir.torch.emitter import Emitter
@@ -18,9 +19,9 @@ CONVERTERS = ConverterTable()
 converts = CONVERTERS.converts
 
 
-def binary(e: Emitter, node, name: str, a, b):
+def binary(e: Emitter, node, op, a, b):
     ty = e.type_of(node)
-    return e.emit(name, [e.tensor(a, ty.element_type), e.tensor(b, ty.element_type)], ty)
+    return e.emit(op, [e.tensor(a, ty.element_type), e.tensor(b, ty.element_type)], ty)
 
 
 def scaled(e: Emitter, node, b, alpha):
@@ -29,56 +30,56 @@ def scaled(e: Emitter, node, b, alpha):
         return b
     if isinstance(b, (int, float)):
         return b * alpha
-    return binary(e, node, "rlx.mul", b, alpha)
+    return binary(e, node, rlx.MulOp, b, alpha)
 
 
 @converts(aten.add.Tensor, aten.add.Scalar)
 def add(e: Emitter, node, a, b, alpha=1):
-    return binary(e, node, "rlx.add", a, scaled(e, node, b, alpha))
+    return binary(e, node, rlx.AddOp, a, scaled(e, node, b, alpha))
 
 
 @converts(aten.sub.Tensor, aten.sub.Scalar)
 def sub(e: Emitter, node, a, b, alpha=1):
-    return binary(e, node, "rlx.sub", a, scaled(e, node, b, alpha))
+    return binary(e, node, rlx.SubOp, a, scaled(e, node, b, alpha))
 
 
 @converts(aten.rsub.Scalar, aten.rsub.Tensor)
 def rsub(e: Emitter, node, a, b, alpha=1):
     """`b - alpha * a`."""
-    return binary(e, node, "rlx.sub", b, scaled(e, node, a, alpha))
+    return binary(e, node, rlx.SubOp, b, scaled(e, node, a, alpha))
 
 
 @converts(aten.mul.Tensor, aten.mul.Scalar)
 def mul(e: Emitter, node, a, b):
-    return binary(e, node, "rlx.mul", a, b)
+    return binary(e, node, rlx.MulOp, a, b)
 
 
 @converts(aten.div.Tensor, aten.div.Scalar)
 def div(e: Emitter, node, a, b):
-    return binary(e, node, "rlx.div", a, b)
+    return binary(e, node, rlx.DivOp, a, b)
 
 
 @converts(aten.maximum.default)
 def maximum(e: Emitter, node, a, b):
-    return binary(e, node, "rlx.maximum", a, b)
+    return binary(e, node, rlx.MaximumOp, a, b)
 
 
 @converts(aten.minimum.default)
 def minimum(e: Emitter, node, a, b):
-    return binary(e, node, "rlx.minimum", a, b)
+    return binary(e, node, rlx.MinimumOp, a, b)
 
 
-for _aten_op, _rlx_name in {
-    aten.neg.default: "rlx.neg", aten.exp.default: "rlx.exp", aten.log.default: "rlx.log",
-    aten.sqrt.default: "rlx.sqrt", aten.rsqrt.default: "rlx.rsqrt", aten.abs.default: "rlx.abs",
-    aten.tanh.default: "rlx.tanh", aten.erf.default: "rlx.erf",
+for _aten_op, _rlx_op in {
+    aten.neg.default: rlx.NegOp, aten.exp.default: rlx.ExpOp, aten.log.default: rlx.LogOp,
+    aten.sqrt.default: rlx.SqrtOp, aten.rsqrt.default: rlx.RsqrtOp, aten.abs.default: rlx.AbsOp,
+    aten.tanh.default: rlx.TanhOp, aten.erf.default: rlx.ErfOp,
 }.items():
-    CONVERTERS[_aten_op] = one_op(_rlx_name)
+    CONVERTERS[_aten_op] = one_op(_rlx_op)
 
 
 @converts(aten.reciprocal.default)
 def reciprocal(e: Emitter, node, x):
-    return binary(e, node, "rlx.div", 1.0, x)
+    return binary(e, node, rlx.DivOp, 1.0, x)
 
 
 @converts(aten.pow.Tensor_Scalar)
@@ -93,22 +94,22 @@ def pow_scalar(e: Emitter, node, x, exponent):
     if exponent == 1:
         return x
     if exponent in (2, 3, -2):
-        square = e.emit("rlx.mul", [x, x], ty)
+        square = e.emit(rlx.MulOp, [x, x], ty)
         if exponent == 3:
-            return e.emit("rlx.mul", [square, x], ty)
-        return square if exponent == 2 else binary(e, node, "rlx.div", 1.0, square)
+            return e.emit(rlx.MulOp, [square, x], ty)
+        return square if exponent == 2 else binary(e, node, rlx.DivOp, 1.0, square)
     if exponent == 0.5:
-        return e.emit("rlx.sqrt", [x], ty)
+        return e.emit(rlx.SqrtOp, [x], ty)
     if exponent == -0.5:
-        return e.emit("rlx.rsqrt", [x], ty)
+        return e.emit(rlx.RsqrtOp, [x], ty)
     if exponent == -1:
-        return binary(e, node, "rlx.div", 1.0, x)
+        return binary(e, node, rlx.DivOp, 1.0, x)
     if exponent == 0:
         return e.constant(1, ty)
     if float(exponent).is_integer() and abs(exponent) <= 64:
         power = integer_power(e, ty, x, abs(int(exponent)))
-        return power if exponent > 0 else binary(e, node, "rlx.div", 1.0, power)
-    return e.emit("rlx.exp", [binary(e, node, "rlx.mul", e.emit("rlx.log", [x], ty), float(exponent))], ty)
+        return power if exponent > 0 else binary(e, node, rlx.DivOp, 1.0, power)
+    return e.emit(rlx.ExpOp, [binary(e, node, rlx.MulOp, e.emit(rlx.LogOp, [x], ty), float(exponent))], ty)
 
 
 def integer_power(e: Emitter, ty, x, n: int):
@@ -118,10 +119,10 @@ def integer_power(e: Emitter, ty, x, n: int):
     result, square = None, x
     while n:
         if n & 1:
-            result = square if result is None else e.emit("rlx.mul", [result, square], ty)
+            result = square if result is None else e.emit(rlx.MulOp, [result, square], ty)
         n >>= 1
         if n:
-            square = e.emit("rlx.mul", [square, square], ty)
+            square = e.emit(rlx.MulOp, [square, square], ty)
     return result
 
 
@@ -129,8 +130,8 @@ def integer_power(e: Emitter, ty, x, n: int):
 def tanh_backward(e: Emitter, node, grad_output, output):
     """`dx = dy * (1 - y * y)`, y the tanh output."""
     ty = e.type_of(node)
-    one_minus_y2 = binary(e, node, "rlx.sub", 1.0, e.emit("rlx.mul", [output, output], ty))
-    return e.emit("rlx.mul", [grad_output, one_minus_y2], ty)
+    one_minus_y2 = binary(e, node, rlx.SubOp, 1.0, e.emit(rlx.MulOp, [output, output], ty))
+    return e.emit(rlx.MulOp, [grad_output, one_minus_y2], ty)
 
 
 @converts(aten.sign.default, aten.sgn.default)
@@ -140,35 +141,35 @@ def sign(e: Emitter, node, x):
     A NaN gives 0 here where PyTorch gives NaN."""
     ty = e.type_of(node)
     one = e.constant(1, ty)
-    positive = e.emit("rlx.threshold_backward", [one, x], ty, threshold=0.0)
-    negative = e.emit("rlx.threshold_backward", [one, e.emit("rlx.neg", [x], ty)], ty, threshold=0.0)
-    return e.emit("rlx.sub", [positive, negative], ty)
+    positive = e.emit(rlx.ThresholdBackwardOp, [one, x], ty, threshold=0.0)
+    negative = e.emit(rlx.ThresholdBackwardOp, [one, e.emit(rlx.NegOp, [x], ty)], ty, threshold=0.0)
+    return e.emit(rlx.SubOp, [positive, negative], ty)
 
 
-def reduction(e: Emitter, node, name: str, x, dims, keepdim, dtype):
+def reduction(e: Emitter, node, op, x, dims, keepdim, dtype):
     if dtype is not None and dtype != e.dtype_of(node.args[0]):
         raise e.fail(f"a reduction that converts to {dtype}: RLX has no conversion op")
     rank = len(e.shape(x))
     if rank == 0:
         return x
-    return e.emit(name, [x], e.type_of(node), dims=dims_of(dims, rank), keepdim=bool(keepdim))
+    return e.emit(op, [x], e.type_of(node), dims=dims_of(dims, rank), keepdim=bool(keepdim))
 
 
 @converts(aten.sum.dim_IntList)
 def sum_dims(e: Emitter, node, x, dim, keepdim=False, dtype=None):
-    return reduction(e, node, "rlx.sum", x, dim, keepdim, dtype)
+    return reduction(e, node, rlx.SumOp, x, dim, keepdim, dtype)
 
 
 @converts(aten.sum.default)
 def sum_all(e: Emitter, node, x, dtype=None):
-    return reduction(e, node, "rlx.sum", x, None, False, dtype)
+    return reduction(e, node, rlx.SumOp, x, None, False, dtype)
 
 
 @converts(aten.mean.dim)
 def mean_dims(e: Emitter, node, x, dim, keepdim=False, dtype=None):
-    return reduction(e, node, "rlx.mean", x, dim, keepdim, dtype)
+    return reduction(e, node, rlx.MeanOp, x, dim, keepdim, dtype)
 
 
 @converts(aten.mean.default)
 def mean_all(e: Emitter, node, x, dtype=None):
-    return reduction(e, node, "rlx.mean", x, None, False, dtype)
+    return reduction(e, node, rlx.MeanOp, x, None, False, dtype)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 from xdsl.dialects.builtin import TensorType
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import dim_index
 from rlx_mlir.torch.aten.elementwise import binary
 from rlx_mlir.torch.aten.table import ConverterTable
@@ -23,7 +24,7 @@ converts = CONVERTERS.converts
 def broadcast_to(e: Emitter, value, tensor_type: TensorType):
     if e.shape(value) == tuple(tensor_type.get_shape()):
         return value
-    return e.emit("rlx.expand", [value], tensor_type)
+    return e.emit(rlx.ExpandOp, [value], tensor_type)
 
 
 @converts(
@@ -44,7 +45,7 @@ def permute(e: Emitter, node, x, dims):
 def permutation(e: Emitter, node, x, dims: list[int]):
     if dims == sorted(dims):
         return x
-    return e.emit("rlx.permute", [x], e.type_of(node), dims=dims)
+    return e.emit(rlx.PermuteOp, [x], e.type_of(node), dims=dims)
 
 
 @converts(aten.t.default)
@@ -84,7 +85,7 @@ def slice_tensor(e: Emitter, node, x, dim=0, start=None, end=None, step=1):
     start, end, step = slice_bounds(shape[dim], start, end, step)
     if (start, end, step) == (0, shape[dim], 1):
         return x
-    return e.emit("rlx.slice", [x], e.type_of(node), dim=dim, start=start, end=end, step=step)
+    return e.emit(rlx.SliceOp, [x], e.type_of(node), dim=dim, start=start, end=end, step=step)
 
 
 @converts(aten.slice_backward.default)
@@ -93,7 +94,7 @@ def slice_backward(e: Emitter, node, grad_output, input_sizes, dim, start, end, 
     start, end, step = slice_bounds(input_sizes[dim], start, end, step)
     if (start, end, step) == (0, input_sizes[dim], 1):
         return grad_output
-    return e.emit("rlx.slice_backward", [grad_output], e.type_of(node), dim=dim, start=start, end=end, step=step)
+    return e.emit(rlx.SliceBackwardOp, [grad_output], e.type_of(node), dim=dim, start=start, end=end, step=step)
 
 
 @converts(aten.select.int)
@@ -103,7 +104,7 @@ def select(e: Emitter, node, x, dim, index):
     dim = dim_index(dim, len(shape))
     index = index + shape[dim] if index < 0 else index
     kept = TensorType(e.element(x), [*shape[:dim], 1, *shape[dim + 1:]])
-    one = x if shape[dim] == 1 else e.emit("rlx.slice", [x], kept, dim=dim, start=index, end=index + 1, step=1)
+    one = x if shape[dim] == 1 else e.emit(rlx.SliceOp, [x], kept, dim=dim, start=index, end=index + 1, step=1)
     return e.reshape(one, e.type_of(node).get_shape())
 
 
@@ -114,7 +115,7 @@ def select_backward(e: Emitter, node, grad_output, input_sizes, dim, index):
     kept = e.reshape(grad_output, [*input_sizes[:dim], 1, *input_sizes[dim + 1:]])
     if input_sizes[dim] == 1:
         return kept
-    return e.emit("rlx.slice_backward", [kept], e.type_of(node), dim=dim, start=index, end=index + 1, step=1)
+    return e.emit(rlx.SliceBackwardOp, [kept], e.type_of(node), dim=dim, start=index, end=index + 1, step=1)
 
 
 @converts(aten.constant_pad_nd.default)
@@ -135,7 +136,7 @@ def constant_pad_nd(e: Emitter, node, x, pad, value=0):
             raise e.fail(f"constant_pad_nd crops dim {dim} of size {shape[dim]} by {-low}, {-high}: nothing left")
         if (start, end) != (0, shape[dim]):
             shape[dim] = end - start
-            x = e.emit("rlx.slice", [x], TensorType(element, list(shape)), dim=dim, start=start, end=end, step=1)
+            x = e.emit(rlx.SliceOp, [x], TensorType(element, list(shape)), dim=dim, start=start, end=end, step=1)
 
     def placed(value_in):
         current = list(shape)
@@ -143,7 +144,7 @@ def constant_pad_nd(e: Emitter, node, x, pad, value=0):
             if max(low, 0) or max(high, 0):
                 size = current[dim]
                 current[dim] = size + max(low, 0) + max(high, 0)
-                value_in = e.emit("rlx.slice_backward", [value_in], TensorType(element, list(current)), dim=dim,
+                value_in = e.emit(rlx.SliceBackwardOp, [value_in], TensorType(element, list(current)), dim=dim,
                                   start=max(low, 0), end=max(low, 0) + size, step=1)
         return value_in
 
@@ -151,8 +152,8 @@ def constant_pad_nd(e: Emitter, node, x, pad, value=0):
     if value == 0 or y is x:
         return y
     ty = e.type_of(node)
-    outside = binary(e, node, "rlx.sub", 1.0, placed(e.constant(1, TensorType(element, list(shape)))))
-    return e.emit("rlx.add", [y, binary(e, node, "rlx.mul", outside, value)], ty)
+    outside = binary(e, node, rlx.SubOp, 1.0, placed(e.constant(1, TensorType(element, list(shape)))))
+    return e.emit(rlx.AddOp, [y, binary(e, node, rlx.MulOp, outside, value)], ty)
 
 
 @converts(aten.cat.default)
@@ -160,7 +161,7 @@ def cat(e: Emitter, node, tensors, dim=0):
     tensors = [t for t in tensors if e.shape(t) != (0,)]  # ATen skips legacy empty [0] tensors
     if len(tensors) == 1:
         return tensors[0]
-    return e.emit("rlx.concat", tensors, e.type_of(node), dim=dim_index(dim, len(e.shape(tensors[0]))))
+    return e.emit(rlx.ConcatOp, tensors, e.type_of(node), dim=dim_index(dim, len(e.shape(tensors[0]))))
 
 
 @converts(aten.split_with_sizes.default)
@@ -179,4 +180,4 @@ def split(e: Emitter, node, x, sizes: list[int], dim: int):
     if len(sizes) == 1:
         return (x,)
     types = [e.type_of(node, i) for i in range(len(sizes))]
-    return e.emit("rlx.split", [x], types, dim=dim_index(dim, len(e.shape(x))), sizes=sizes)
+    return e.emit(rlx.SplitOp, [x], types, dim=dim_index(dim, len(e.shape(x))), sizes=sizes)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import torch
 from xdsl.dialects.builtin import TensorType
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import affine_or
 from rlx_mlir.torch.aten.table import ConverterTable
 from rlx_mlir.torch.emitter import Emitter, OnlyFor
@@ -26,7 +27,7 @@ def batch_norm(e: Emitter, node, x, weight, bias, running_mean, running_var, tra
     channels = [e.shape(x)[1]]
     weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
     types = [e.type_of(node, i) for i in range(5)]
-    return e.emit("rlx.batch_norm", [x, weight, bias, running_mean, running_var], types,
+    return e.emit(rlx.BatchNormOp, [x, weight, bias, running_mean, running_var], types,
                   momentum=float(momentum), eps=float(eps))
 
 
@@ -41,7 +42,7 @@ def batch_norm_without_running_stats(e: Emitter, node, x, weight, bias, training
     weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
     stats = TensorType(e.element(x), channels)
     types = [e.type_of(node, 0), e.type_of(node, 1), e.type_of(node, 2), stats, stats]
-    y, mean, invstd, _, _ = e.emit("rlx.batch_norm", [x, weight, bias, e.constant(0, stats), e.constant(1, stats)],
+    y, mean, invstd, _, _ = e.emit(rlx.BatchNormOp, [x, weight, bias, e.constant(0, stats), e.constant(1, stats)],
                                    types, momentum=float(momentum), eps=float(eps))
     return y, mean, invstd
 
@@ -50,7 +51,7 @@ def batch_norm_without_running_stats(e: Emitter, node, x, weight, bias, training
 def batch_norm_inference(e: Emitter, node, x, weight, bias, running_mean, running_var, momentum, eps):
     channels = [e.shape(x)[1]]
     weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
-    y = e.emit("rlx.batch_norm_inference", [x, weight, bias, running_mean, running_var], e.type_of(node, 0),
+    y = e.emit(rlx.BatchNormInferenceOp, [x, weight, bias, running_mean, running_var], e.type_of(node, 0),
                eps=float(eps))
     unused = OnlyFor("the saved statistics of an evaluation-mode batch norm", ())
     return y, unused, unused
@@ -65,7 +66,7 @@ def batch_norm_backward(e: Emitter, node, grad_output, x, weight, running_mean, 
     channels = [e.shape(x)[1]]
     weight = affine_or(e, weight, 1.0, x, channels)
     types = [TensorType(e.element(x), list(e.shape(x)))] + [TensorType(e.element(x), channels)] * 2
-    dx, dw, db = e.emit("rlx.batch_norm_backward", [grad_output, x, weight, save_mean, save_invstd], types,
+    dx, dw, db = e.emit(rlx.BatchNormBackwardOp, [grad_output, x, weight, save_mean, save_invstd], types,
                         eps=float(eps))
     return tuple(value if wanted else None for value, wanted in zip((dx, dw, db), output_mask))
 
@@ -76,12 +77,12 @@ def layer_norm(e: Emitter, node, x, normalized_shape, weight, bias, eps):
     weight = affine_or(e, weight, 1.0, x, normalized_shape)
     bias = affine_or(e, bias, 0.0, x, normalized_shape)
     types = [e.type_of(node, i) for i in range(3)]
-    return e.emit("rlx.layer_norm", [x, weight, bias], types, normalized_rank=len(normalized_shape), eps=float(eps))
+    return e.emit(rlx.LayerNormOp, [x, weight, bias], types, normalized_rank=len(normalized_shape), eps=float(eps))
 
 
 @converts(aten.native_layer_norm_backward.default)
 def layer_norm_backward(e: Emitter, node, grad_output, x, normalized_shape, mean, rstd, weight, bias, output_mask):
     weight = affine_or(e, weight, 1.0, x, normalized_shape)
     types = [TensorType(e.element(x), list(e.shape(x)))] + [TensorType(e.element(x), list(normalized_shape))] * 2
-    dx, dw, db = e.emit("rlx.layer_norm_backward", [grad_output, x, mean, rstd, weight], types)
+    dx, dw, db = e.emit(rlx.LayerNormBackwardOp, [grad_output, x, mean, rstd, weight], types)
     return tuple(value if wanted else None for value, wanted in zip((dx, dw, db), output_mask))

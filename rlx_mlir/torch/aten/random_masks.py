@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import torch
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.table import ConverterTable
 from rlx_mlir.torch.emitter import Emitter, OnlyFor
 
@@ -23,7 +24,7 @@ def native_dropout(e: Emitter, node, x, p, train):
         return x, OnlyFor("the mask of an evaluation-mode dropout", ())
     mask = e.mask_argument("dropout", p, node.meta["val"][0])
     ty = e.type_of(node, 0)
-    return e.emit("rlx.mul", [e.emit("rlx.mul", [x, mask], ty), e.scalar(dropout_scale(p), ty.element_type)], ty), mask
+    return e.emit(rlx.MulOp, [e.emit(rlx.MulOp, [x, mask], ty), e.scalar(dropout_scale(p), ty.element_type)], ty), mask
 
 
 def dropout_scale(p: float) -> float:
@@ -35,7 +36,7 @@ def dropout_scale(p: float) -> float:
 def native_dropout_backward(e: Emitter, node, grad_output, mask, scale):
     """`dx = dy * mask * scale`."""
     ty = e.type_of(node)
-    return e.emit("rlx.mul", [e.emit("rlx.mul", [grad_output, mask], ty), e.scalar(scale, ty.element_type)], ty)
+    return e.emit(rlx.MulOp, [e.emit(rlx.MulOp, [grad_output, mask], ty), e.scalar(scale, ty.element_type)], ty)
 
 
 @converts(aten.bernoulli.p)

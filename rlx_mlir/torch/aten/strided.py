@@ -11,6 +11,7 @@ import torch
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.layout import broadcast_to
 from rlx_mlir.torch.aten.table import ConverterTable
 from rlx_mlir.torch.emitter import Emitter
@@ -42,7 +43,7 @@ def _flat_storage(e: Emitter, node, x) -> SSAValue:
     order = _storage_order(e, value)
     shape = e.shape(x)
     if order != sorted(order):
-        x = e.emit("rlx.permute", [x], TensorType(e.element(x), [shape[d] for d in order]), dims=order)
+        x = e.emit(rlx.PermuteOp, [x], TensorType(e.element(x), [shape[d] for d in order]), dims=order)
     return e.reshape(x, [int(np.prod(shape, dtype=np.int64))])
 
 
@@ -78,11 +79,11 @@ def as_strided(e: Emitter, node, x, size, stride, storage_offset=None):
     window, shape, dims, broadcast = _strided_view_layout(e, size, stride, offset, numel)
     element = e.element(x)
     if (offset, window) != (0, numel):
-        flat = e.emit("rlx.slice", [flat], TensorType(element, [window]), dim=0, start=offset, end=offset + window,
+        flat = e.emit(rlx.SliceOp, [flat], TensorType(element, [window]), dim=0, start=offset, end=offset + window,
                       step=1)
     y = e.reshape(flat, shape)
     if dims != sorted(dims):
-        y = e.emit("rlx.permute", [y], TensorType(element, [shape[d] for d in dims]), dims=dims)
+        y = e.emit(rlx.PermuteOp, [y], TensorType(element, [shape[d] for d in dims]), dims=dims)
     y = e.reshape(y, [1 if d in broadcast else s for d, s in enumerate(size)])
     return broadcast_to(e, y, e.type_of(node))
 
@@ -107,14 +108,14 @@ def as_strided_scatter(e: Emitter, node, base, src, size, stride, storage_offset
     y = e.reshape(src, permuted)
     if dims != sorted(dims):
         inverse = [dims.index(k) for k in range(len(dims))]
-        y = e.emit("rlx.permute", [y], TensorType(element, shape), dims=inverse)
+        y = e.emit(rlx.PermuteOp, [y], TensorType(element, shape), dims=inverse)
     y = e.reshape(y, [window])
     if (offset, window) == (0, numel):
         return e.reshape(y, base_shape)
     flat_type = TensorType(element, [numel])
     window_of = dict(dim=0, start=offset, end=offset + window, step=1)
     flat_base = e.reshape(base, [numel])
-    inside = e.emit("rlx.slice", [flat_base], TensorType(element, [window]), **window_of)
-    outside = e.emit("rlx.sub", [flat_base, e.emit("rlx.slice_backward", [inside], flat_type, **window_of)], flat_type)
-    result = e.emit("rlx.add", [outside, e.emit("rlx.slice_backward", [y], flat_type, **window_of)], flat_type)
+    inside = e.emit(rlx.SliceOp, [flat_base], TensorType(element, [window]), **window_of)
+    outside = e.emit(rlx.SubOp, [flat_base, e.emit(rlx.SliceBackwardOp, [inside], flat_type, **window_of)], flat_type)
+    result = e.emit(rlx.AddOp, [outside, e.emit(rlx.SliceBackwardOp, [y], flat_type, **window_of)], flat_type)
     return e.reshape(result, base_shape)

@@ -7,6 +7,7 @@ OpOverload registered by two families is an error there, not a silent override.
 
 from __future__ import annotations
 
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.emitter import Converter, Emitter
 
 
@@ -24,13 +25,13 @@ class ConverterTable(dict):
         return register
 
 
-def one_op(op) -> Converter:
+def one_op(op: type[rlx.RlxOpBase]) -> Converter:
     """The converter of an ATen op that is one RLX op of its tensor operands, typed as its result."""
 
     def convert(e: Emitter, node, *operands):
         return e.emit(op, list(operands), e.type_of(node))
 
-    convert.__doc__ = f"aten -> {op}"
+    convert.__doc__ = f"aten -> {op.name}"
     return convert
 
 
@@ -43,3 +44,8 @@ def merged(*tables: ConverterTable) -> dict[object, Converter]:
             raise ValueError(f"ATen ops converted by two families: {sorted(map(str, twice))}")
         table.update(family)
     return table
+
+
+def by_rank(*ops: type[rlx.RlxOpBase]) -> dict[int, type[rlx.RlxOpBase]]:
+    """One op family's 1-D, 2-D and 3-D ops, by spatial rank: `CONV[rank]`."""
+    return {op.SPATIAL_RANK: op for op in ops}
