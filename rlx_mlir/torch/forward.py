@@ -10,10 +10,10 @@ This is the second route to a model's gradients, independent of PyTorch's backwa
 training step (`step.export_training_step`) imports the joint graph PyTorch's autograd
 traced, this module imports only steps 1-2 of that route (graph.py's docstring: the
 exported program, decomposed with the same table) and leaves the backward to the RLX VJP
-rules. It reuses graph.py's export and the importer's `Emitter` (translate.py) as they
-are; only the function's signature differs: its one result is the loss (the updated
-running statistics of a training-mode batch norm are the optimizer's state, not
-something to differentiate).
+rules. It reuses graph.py's export, the importer's `Emitter` (emitter.py) and its
+converter table as they are; only the function's signature differs: its one result is the
+loss (the updated running statistics of a training-mode batch norm are the optimizer's
+state, not something to differentiate).
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ from xdsl.printer import Printer
 from torch.export.graph_signature import InputKind, OutputKind
 
 from rlx_mlir.errors import UserTypeError
+from rlx_mlir.torch.aten import CONVERTERS, SUPPORTED
+from rlx_mlir.torch.emitter import Emitter
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, TrainStep, _model_name, decomposition_table, forward_provenance
-from rlx_mlir.torch.translate import Emitter
+from rlx_mlir.torch.step import check_forward
 
 FORWARD_FUNCTION_NAME = "forward_loss"
 
@@ -47,9 +49,6 @@ def export_forward(
     Unsupported ops, dtypes and dynamic sizes raise `UnsupportedGraph` with the user's
     module and source line, as `export_training_step` does.
     """
-    from rlx_mlir.torch.aten import SUPPORTED
-    from rlx_mlir.torch.step import _check_forward
-
     if not isinstance(model, torch.nn.Module):
         raise UserTypeError(f"export_forward takes a torch.nn.Module, got {type(model).__name__}")
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
@@ -63,11 +62,11 @@ def export_forward(
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UnsupportedGraph(f"torch.export cannot trace the forward: {first}") from error
     provenance = forward_provenance(program.graph)
-    _check_forward(program.graph, provenance)
+    check_forward(program.graph, provenance)
     graph = _read_forward_signature(program, provenance)
-    emitter = _ForwardEmitter(graph)
-    function = emitter.translate()
-    return ForwardLoss(model, ModuleOp([function]), graph, emitter)
+    emitter = Emitter(graph)
+    emitter.walk(CONVERTERS)
+    return ForwardLoss(model, ModuleOp([forward_function(emitter)]), graph, emitter)
 
 
 def _read_forward_signature(program, provenance) -> JointGraph:
@@ -96,14 +95,12 @@ def _read_forward_signature(program, provenance) -> JointGraph:
     return JointGraph(graph, parameters, buffers, user_inputs, losses[0], {}, {}, constants, provenance)
 
 
-class _ForwardEmitter(Emitter):
-    """The importer's emitter, with `@forward_loss(...) -> loss` as the function."""
-
-    def _function(self) -> func.FuncOp:
-        loss = self._result(self.joint.loss)
-        self.append(func.ReturnOp(loss))
-        function_type = FunctionType.from_lists([arg.type for arg in self.block.args], [loss.type])
-        return func.FuncOp(FORWARD_FUNCTION_NAME, function_type, Region(self.block))
+def forward_function(emitter: Emitter) -> func.FuncOp:
+    """`@forward_loss(arguments) -> loss` of a walked forward graph."""
+    loss = emitter.result(emitter.joint.loss)
+    emitter.append(func.ReturnOp(loss))
+    function_type = FunctionType.from_lists([arg.type for arg in emitter.block.args], [loss.type])
+    return func.FuncOp(FORWARD_FUNCTION_NAME, function_type, Region(emitter.block))
 
 
 @dataclass

@@ -88,7 +88,7 @@ def decomposition_table(kept_whole) -> dict:
 
     The composite ops above them still decompose into them: `F.max_pool1d` arrives as
     `max_pool2d_with_indices` over an unsqueezed input, `adaptive_avg_pool2d(x, 1)` as
-    `mean.dim`, relu6 as `hardtanh` (checked for every conv and pool of the semantics issue).
+    `mean.dim`, relu6 as `hardtanh` (checked for every conv and pool op).
     """
     packets = {op.overloadpacket for op in kept_whole}
     table = core_aten_decompositions()

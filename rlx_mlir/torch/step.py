@@ -21,6 +21,7 @@ otherwise the compiled step draws them from its NumPy generator
 from __future__ import annotations
 
 import io
+import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,10 +31,13 @@ import torch
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from rlx_mlir import compile as compile_rlx
 from rlx_mlir.errors import UserTypeError, UserValueError
+from rlx_mlir.torch.aten import SUPPORTED
+from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, export_joint_graph
-from rlx_mlir.torch.translate import ELEMENT_TYPES, FUNCTION_NAME, NUMPY_DTYPES, RandomMask, translate
+from rlx_mlir.torch.translate import FUNCTION_NAME, translate
 
 _NUMPY_OF_ELEMENT = {str(element): NUMPY_DTYPES[dtype] for dtype, element in ELEMENT_TYPES.items()}
 
@@ -51,15 +55,13 @@ def export_training_step(
     `UnsupportedGraph` naming it, the submodule and the source line. `dynamic_shapes` is
     passed to `torch.export.export` (a dynamic size is refused, with its place).
     """
-    from rlx_mlir.torch.aten import SUPPORTED
-
     if not isinstance(model, torch.nn.Module):
         raise UserTypeError(f"export_training_step takes a torch.nn.Module, got {type(model).__name__}")
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
         raise UserTypeError("example_inputs must be the pair (x, target)")
     start = time.perf_counter()
     joint = export_joint_graph(
-        model, tuple(example_inputs), loss_fn, SUPPORTED, check_forward=_check_forward, dynamic_shapes=dynamic_shapes
+        model, tuple(example_inputs), loss_fn, SUPPORTED, check_forward=check_forward, dynamic_shapes=dynamic_shapes
     )
     module, emitter = translate(joint)
     return TrainingStep(
@@ -72,12 +74,8 @@ def export_training_step(
     )
 
 
-def _check_forward(graph: torch.fx.Graph, provenance) -> None:
+def check_forward(graph: torch.fx.Graph, provenance) -> None:
     """Refuse an unsupported op, dtype or dynamic size of the forward graph, where it is."""
-    import operator
-
-    from rlx_mlir.torch.aten import SUPPORTED
-
     for node in graph.nodes:
         where = provenance.get(node)
         if node.op == "call_function" and node.target is not operator.getitem and node.target not in SUPPORTED:
@@ -143,8 +141,6 @@ class TrainingStep:
         Each distinct op is compiled as its own kernel and the step runs as a graph of
         kernel calls (`rlx_mlir.kernel_graph`): compiled whole, a ResNet-18 step took LLVM
         minutes; as kernels, seconds."""
-        from rlx_mlir import compile as compile_rlx
-
         return CompiledStep(self, compile_rlx(self.module, pipeline, outline=True)[FUNCTION_NAME], np.random.default_rng(seed))
 
 

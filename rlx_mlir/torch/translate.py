@@ -1,268 +1,44 @@
-"""The joint ATen graph as one `func.func` of RLX ops, built with xDSL.
+"""The joint ATen graph as the `func.func @training_step` of RLX ops, built with xDSL.
 
-`Emitter` walks the FX graph in order and asks the converter of each ATen op
-(`rlx_mlir.torch.aten.CONVERTERS`, keyed by OpOverload) for the RLX values of its results.
-It owns the ceremony the converters should not see: types from `node.meta["val"]`, splat
-constants for PyTorch's scalars and creation ops, the step's arguments, and the one place
-where a node is refused, with the user's module and source line.
-
-The function's arguments are the parameters, the buffers and the user inputs (x, target),
-in the graph signature's order, then one float mask per random op (dropout, stochastic
-depth) in graph order, then the tensors PyTorch lifted as constants; its results are the loss, the parameter gradients and the updated
-buffers, in signature order.
+`Emitter` walks the graph with the one converter table (`rlx_mlir.torch.aten.CONVERTERS`,
+keyed by OpOverload); this module gives the block it fills the training step's signature.
+The function's arguments are the emitter's (parameters, buffers, x and target, one mask
+per random op, the lifted constants); its results are the loss, the parameter gradients
+(zeros for a parameter the loss does not depend on) and the updated buffers, in signature
+order.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Sequence
-from dataclasses import dataclass
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Region
 
-import numpy as np
-import torch
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FunctionType,
-    ModuleOp,
-    TensorType,
-    f32,
-    f64,
-    i64,
-)
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-
-from rlx_mlir.dialects.rlx import RLX
-from rlx_mlir.torch.errors import UnsupportedGraph
+from rlx_mlir.torch.aten import CONVERTERS
+from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, Emitter, OnlyFor, RandomMask
 from rlx_mlir.torch.graph import JointGraph
 
 FUNCTION_NAME = "training_step"
 
-ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64}
-NUMPY_DTYPES = {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64), torch.int64: np.dtype(np.int64)}
-
-_OPS_BY_NAME = {op.name: op for op in RLX.operations}
-
-
-@dataclass(frozen=True)
-class RandomMask:
-    """One random mask the step takes as an argument, in place of PyTorch's generator.
-
-    `kind` is "dropout" (`native_dropout(x, p)`: a cell is kept with probability 1 - p, and
-    the output is `x * mask / (1 - p)`) or "bernoulli" (`bernoulli(x, p)`, stochastic depth:
-    a cell is 1 with probability p). The mask holds 0.0 and 1.0 in the step's float type;
-    a test feeds PyTorch the same mask (dropout's as the bool `mask`).
-    """
-
-    name: str
-    kind: str
-    p: float
-    shape: tuple[int, ...]
-    dtype: np.dtype
-    module: str | None
-
-    @property
-    def probability_of_one(self) -> float:
-        return 1.0 - self.p if self.kind == "dropout" else self.p
-
-    def draw(self, rng: np.random.Generator) -> np.ndarray:
-        return (rng.random(self.shape) < self.probability_of_one).astype(self.dtype)
-
-
-class OnlyFor:
-    """A result RLX does not materialize (a pool's indices), usable only by `consumers`."""
-
-    def __init__(self, what: str, consumers: Sequence[object]):
-        self.what = what
-        self.consumers = tuple(consumers)
-
-
-class Emitter:
-    """Builds the step's function from the joint graph, one node at a time."""
-
-    def __init__(self, joint: JointGraph):
-        self.joint = joint
-        self.node: torch.fx.Node | None = None
-        self.values: dict[torch.fx.Node, object] = {}
-        self.masks: list[RandomMask] = []
-        self.constants: dict[tuple, SSAValue] = {}
-        inputs = [node for node, _ in joint.parameters] + [node for node, _ in joint.buffers] + joint.user_inputs
-        self.block = Block(arg_types=[self.type_of(node) for node in inputs])
-        for node, arg in zip(inputs, self.block.args):
-            self.values[node] = arg
-        self.argument_names = [name for _, name in (*joint.parameters, *joint.buffers)] + [
-            node.name for node in joint.user_inputs
-        ]
-
-    # -- failing -----------------------------------------------------------------------
-
-    def fail(self, problem: str) -> UnsupportedGraph:
-        """The error to raise for the current node: `raise e.fail("...")`."""
-        node = self.node
-        op = str(node.target) if node is not None and node.op == "call_function" else None
-        where = self.joint.where(node) if node is not None else None
-        return UnsupportedGraph(problem, op, where)
-
-    # -- types ---------------------------------------------------------------------------
-
-    def tensor_type(self, value) -> TensorType:
-        """The tensor type of a fake tensor; static shapes and f32/f64/i64 only."""
-        if not isinstance(value, torch.Tensor):
-            raise self.fail(f"expected a tensor, got {type(value).__name__}")
-        if value.dtype not in ELEMENT_TYPES:
-            raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64 and int64 tensors)")
-        shape = []
-        for size in value.shape:
-            if not isinstance(size, int):
-                raise self.fail(f"dynamic size {size} in shape {tuple(value.shape)}: RLX's import takes static shapes")
-            shape.append(size)
-        return TensorType(ELEMENT_TYPES[value.dtype], shape)
-
-    def type_of(self, node: torch.fx.Node, index: int | None = None) -> TensorType:
-        value = node.meta["val"]
-        return self.tensor_type(value if index is None else value[index])
-
-    def dtype_of(self, node: torch.fx.Node, index: int | None = None) -> torch.dtype:
-        value = node.meta["val"]
-        return (value if index is None else value[index]).dtype
-
-    @staticmethod
-    def shape(value: SSAValue) -> tuple[int, ...]:
-        return tuple(value.type.get_shape())
-
-    @staticmethod
-    def element(value: SSAValue) -> Attribute:
-        return value.type.element_type
-
-    # -- building ------------------------------------------------------------------------
-
-    def append(self, op: Operation) -> Operation:
-        self.block.add_op(op)
-        return op
-
-    def emit(self, name: str, operands: Sequence[SSAValue], result_types, **properties):
-        """`name`(operands) -> one value, or a tuple when `result_types` is a list."""
-        op_class = _OPS_BY_NAME.get(name)
-        if op_class is None:
-            raise self.fail(f"the RLX dialect has no op {name} yet")
-        for operand in operands:
-            if not isinstance(operand, SSAValue):
-                raise self.fail(f"{name} needs tensors, got {operand!r}")
-        op = self.append(op_class.build_with(list(operands), result_types, **properties))
-        return tuple(op.results) if isinstance(result_types, list) else op.results[0]
-
-    def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
-        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function."""
-        element = tensor_type.element_type
-        value = int(value) if element == i64 else float(value)
-        key = (repr(value), tensor_type)
-        if key not in self.constants:
-            attr = DenseIntOrFPElementsAttr.from_list(tensor_type, [value])
-            self.constants[key] = self.append(arith.ConstantOp(attr, tensor_type)).result
-        return self.constants[key]
-
-    def scalar(self, value: float | int | bool, element: Attribute) -> SSAValue:
-        """A Python scalar as a 0-d constant, broadcast by the binary op that takes it."""
-        return self.constant(value, TensorType(element, []))
-
-    def tensor(self, value, element: Attribute) -> SSAValue:
-        """An operand that may be a Python scalar (made a 0-d constant of `element`)."""
-        if isinstance(value, SSAValue):
-            if self.element(value) != element:
-                raise self.fail(
-                    f"mixed element types {self.element(value)} and {element}: RLX's binary ops take one "
-                    "element type (no type promotion)"
-                )
-            return value
-        if isinstance(value, (bool, int, float)):
-            return self.scalar(value, element)
-        raise self.fail(f"expected a tensor or a number, got {value!r}")
-
-    def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
-        if self.shape(value) == tuple(shape):
-            return value
-        return self.emit("rlx.reshape", [value], TensorType(self.element(value), list(shape)))
-
-    def mask_argument(self, kind: str, p: float, like: torch.Tensor) -> SSAValue:
-        """A new float mask argument of `like`'s shape (module docstring).
-
-        A mask is 0 or 1, exact in every float type: when the model only converts it
-        (`torch.empty(...)` is float32 in a float64 model), the argument has the type it is
-        converted to, and the conversion is the mask itself.
-        """
-        users = [user for user in self.node.users if user.target is not torch.ops.aten._assert_tensor_metadata.default]
-        if users and all(user.target is torch.ops.aten._to_copy.default for user in users):
-            converted = {user.kwargs.get("dtype") for user in users}
-            if len(converted) == 1 and converted <= {torch.float32, torch.float64}:
-                like = like.to(converted.pop())
-        tensor_type = self.tensor_type(like)
-        arg = self.block.insert_arg(tensor_type, len(self.block.args) - len(self.joint.constants))
-        name = f"mask{len(self.masks)}"
-        where = self.joint.where(self.node)
-        self.masks.append(RandomMask(name, kind, float(p), tuple(like.shape), NUMPY_DTYPES[like.dtype], where.module))
-        self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
-        return arg
-
-    def _constant_arguments(self) -> None:
-        """The lifted constants, as the last arguments; masks are inserted before them."""
-        for node, name, _ in self.joint.constants:
-            self.values[node] = self.block.insert_arg(self.type_of(node), len(self.block.args))
-            self.argument_names.append(name)
-
-    # -- the walk ------------------------------------------------------------------------
-
-    def value(self, node: torch.fx.Node):
-        result = self.values[node]
-        if isinstance(result, OnlyFor) and self.node.target not in result.consumers:
-            raise self.fail(f"{result.what} is used by {self.node.target}; RLX recomputes it only inside the pool's backward")
-        return result
-
-    def translate(self) -> func.FuncOp:
-        from rlx_mlir.torch.aten import CONVERTERS
-
-        self._constant_arguments()
-        for node in self.joint.graph.nodes:
-            self.node = node
-            if node.op == "placeholder":
-                continue
-            if node.op == "output":
-                break
-            if node.op != "call_function":
-                raise self.fail(f"unexpected graph node {node.op} {node.target}")
-            args = torch.fx.node.map_arg(node.args, self.value)
-            kwargs = torch.fx.node.map_arg(node.kwargs, self.value)
-            if node.target is operator.getitem:
-                self.values[node] = args[0][args[1]]
-                continue
-            converter = CONVERTERS.get(node.target)
-            if converter is None:
-                raise self.fail(f"unsupported ATen op {node.target}")
-            self.values[node] = converter(self, node, *args, **kwargs)
-        self.node = None
-        return self._function()
-
-    def _function(self) -> func.FuncOp:
-        joint = self.joint
-        results = [self._result(joint.loss)]
-        for node, name in joint.parameters:
-            gradient = joint.gradients.get(name)
-            results.append(self.constant(0, self.type_of(node)) if gradient is None else self._result(gradient))
-        results += [self._result(node) for node in joint.buffer_updates.values()]
-        self.append(func.ReturnOp(*results))
-        function_type = FunctionType.from_lists(
-            [arg.type for arg in self.block.args], [value.type for value in results]
-        )
-        function = func.FuncOp(FUNCTION_NAME, function_type, Region(self.block))
-        return function
-
-    def _result(self, node: torch.fx.Node) -> SSAValue:
-        value = self.values[node]
-        if not isinstance(value, SSAValue):
-            raise self.fail(f"the step's output {node.name} is not a tensor RLX computes")
-        return value
+__all__ = ["translate", "step_function", "FUNCTION_NAME", "Emitter", "OnlyFor", "RandomMask", "ELEMENT_TYPES",
+           "NUMPY_DTYPES"]
 
 
 def translate(joint: JointGraph) -> tuple[ModuleOp, Emitter]:
+    """The module holding the training step, and the emitter that built it (its masks)."""
     emitter = Emitter(joint)
-    function = emitter.translate()
-    return ModuleOp([function]), emitter
+    emitter.walk(CONVERTERS)
+    return ModuleOp([step_function(emitter)]), emitter
+
+
+def step_function(emitter: Emitter) -> func.FuncOp:
+    """`@training_step(arguments) -> (loss, gradients..., updated buffers...)` of a walked graph."""
+    joint = emitter.joint
+    results = [emitter.result(joint.loss)]
+    for node, name in joint.parameters:
+        gradient = joint.gradients.get(name)
+        results.append(emitter.constant(0, emitter.type_of(node)) if gradient is None else emitter.result(gradient))
+    results += [emitter.result(node) for node in joint.buffer_updates.values()]
+    emitter.append(func.ReturnOp(*results))
+    function_type = FunctionType.from_lists([arg.type for arg in emitter.block.args], [value.type for value in results])
+    return func.FuncOp(FUNCTION_NAME, function_type, Region(emitter.block))
