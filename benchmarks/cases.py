@@ -1,4 +1,4 @@
-"""The benchmark cases of issue 5: RLX backward ops, their PyTorch reference and their cost.
+"""The benchmark cases: RLX backward ops, their PyTorch reference and their cost.
 
 Each :class:`Case` knows its RLX module (one function ``f``), random inputs, the PyTorch
 call that computes the same gradient (only the backward is timed), and the work it does:
@@ -186,7 +186,7 @@ CASES: list[Case] = [
     Case("avgpool-2x2s2-64x56", "avg_pool", BATCH, 64, 56, 2, 2, 0),
 ]
 
-# Targets of issue 5 per case group (ratio = PyTorch time / our time).
+# Targets per case group (ratio = PyTorch time / our time).
 DENSE = ("a-", "b-", "c-", "f-")
 
 

@@ -1,4 +1,4 @@
-"""Benchmark suite of issue 5: our backward kernels against PyTorch, same process, same threads.
+"""Benchmark suite: our backward kernels against PyTorch, same process, same threads.
 
     python -m benchmarks.run                       # every case, the default pipeline (optimizing-omp)
     python -m benchmarks.run --pipeline o3 --cases a- b-

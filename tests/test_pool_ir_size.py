@@ -1,4 +1,4 @@
-"""The decomposed max-pool gradient does not grow with the kernel (issue 11).
+"""The decomposed max-pool gradient does not grow with the kernel.
 
 Here the kernel grows with the input: global pools (kernel = stride = H = W, output 1x1)
 and kernel = H at stride 1 (every cell in H x H windows), at H = 7, 28 and 56. With

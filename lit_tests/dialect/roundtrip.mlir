@@ -174,7 +174,7 @@ func.func @discardable_attribute(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
 }
 
 // -- 1-D and 3-D ops, adaptive pools, transposed-conv gradients, per-side padding, ceil_mode,
-// -- max-pool dilation and divisor_override (issue 11).
+// -- max-pool dilation and divisor_override.
 // CHECK-LABEL: func.func @adaptive_avg_pool2d_2x3x7x9_f32
 // CHECK:       rlx.adaptive_avg_pool2d %{{.*}} : (tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32>
 func.func @adaptive_avg_pool2d_2x3x7x9_f32(%0: tensor<2x3x7x9xf32>) -> tensor<2x3x3x4xf32> {

@@ -230,7 +230,7 @@ def test_channels_last_transposes_are_lane_square_blocks_on_any_vector_width(mac
     "cpu, lanes, full", [("znver5", 16, True), ("znver4", 16, False), ("x86-64-v4", 16, False), ("znver5", 8, False)]
 )
 def test_full_width_fma_is_a_property_of_the_cpu_and_its_lanes(cpu, lanes, full):
-    """Only CPUs measured to issue 16-lane FMAs at the 8-lane rate (Zen 5) count; Zen 4's
+    """Only CPUs measured to run 16-lane FMAs at the 8-lane rate (Zen 5) count; Zen 4's
     512-bit FMAs are two 256-bit halves, and a CPU compiled for 8 lanes has no 16-lane FMA."""
     assert has_full_width_fma(cpu, lanes) is full
 

@@ -7,7 +7,7 @@ scheduled kernel from an unscheduled one: its ops sit in an `scf.forall` thread 
 loop holds the kernel's vector code (vector widths of @f32_lanes = 8), and no linalg op of
 the kernel is left, neither whole nor as scalar tiles. Every schedule action runs under
 `failures(suppress)`, so a matcher or a schedule that stops applying costs speed silently;
-these tests make it loud (issue 14).
+these tests make it loud.
 
 A kernel whose schedule does not apply to the real IR is a finding: its case asserts the
 scheduled behaviour and is a strict xfail whose reason says which op and why the matcher

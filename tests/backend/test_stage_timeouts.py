@@ -1,6 +1,6 @@
 """Time limits per toolchain stage, scaled to the module, and the fallback when one is hit.
 
-A schedule that sends mlir-opt into minutes of work (issue 14: some pool shapes ran for
+A schedule that sends mlir-opt into minutes of work (some pool shapes ran for
 minutes with ~22 GB) must not hang a compile: each stage gets `stage_timeout(size)`
 seconds, and a scheduled pipeline that runs past it falls back, as on a crash, with a
 warning that names the op kinds of the module. The runaway is a wrapper around the real

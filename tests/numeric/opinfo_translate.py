@@ -1,6 +1,6 @@
 """PyTorch's own OpInfo samples of its conv and pool ops, translated into RLX functions.
 
-Issue 11's bar: every conv and pool sample of PyTorch's OpInfo database, in 1-D, 2-D and
+The bar: every conv and pool sample of PyTorch's OpInfo database, in 1-D, 2-D and
 3-D, can be expressed in RLX (an unbatched input given as batch 1) and matches PyTorch.
 This module enumerates those samples (`op_db`, CPU, float32 and float64,
 `requires_grad=True`) and turns each one into the RLX functions of its forward op and of

@@ -1,6 +1,6 @@
 """Conv and transposed-conv gradients in 2-D and 3-D against PyTorch autograd.
 
-The semantics of issue 11: padding per side, groups and depthwise, dilation, stride,
+PyTorch's conv semantics: padding per side, groups and depthwise, dilation, stride,
 dynamic batch, 3-D, and the transposed conv's two gradients for every valid
 output_padding (each value in [0, max(s, d)) per axis), including output_padding (2, 3)
 with stride (3, 2) and dilation 4, where dx = conv(dy, w) has more rows than x.

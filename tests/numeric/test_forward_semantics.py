@@ -231,7 +231,7 @@ class ConvTranspose(ConvCase):
 
 CONV_TRANSPOSE = [
     ConvTranspose(spatial=(4, 5), stride=(2, 2), padding=(0, 1, 1, 2), output_padding=(1, 0)),
-    # output_padding >= stride, legal because dilation is larger (issue 11's case).
+    # output_padding >= stride, legal because dilation is larger.
     ConvTranspose(spatial=(3, 4), kernel=(2, 3), stride=(3, 2), dilation=(4, 4), padding=(1, 1), output_padding=(2, 3)),
     ConvTranspose(c=4, f=6, groups=2, spatial=(4, 4), stride=(2, 3), padding=(2, 0, 1, 1), output_padding=(1, 2)),
     ConvTranspose(n=1, dynamic=True, spatial=(4, 5), kernel=(2, 2), stride=(3, 3), padding=(2, 2), output_padding=(1, 2)),
@@ -556,7 +556,7 @@ def test_matrix_ids_are_unique():
 
 
 def test_ceil_mode_cases_cover_both_outcomes():
-    """Some ceil-mode pools change the output size and some do not (issue 11)."""
+    """Some ceil-mode pools change the output size and some do not."""
     changed = set()
     for case in (*MAX_POOL, *AVG_POOL):
         if case.ceil_mode:

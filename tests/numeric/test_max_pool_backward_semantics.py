@@ -277,7 +277,7 @@ def test_the_nan_rule_is_pytorchs():
 
 
 # --------------------------------------------------------------------------------------
-# The IR does not grow with the kernel or the tensor (issue 11), for the forms above.
+# The IR does not grow with the kernel or the tensor, for the forms above.
 # --------------------------------------------------------------------------------------
 
 # The rank-generic forms, whole module: measured at most 96 ops in 2-D and 119 in 3-D

@@ -1,11 +1,11 @@
-"""PyTorch's own OpInfo samples of every conv and pool op, in RLX, against PyTorch (issue 11).
+"""PyTorch's own OpInfo samples of every conv and pool op, in RLX, against PyTorch.
 
 `opinfo_translate` turns each sample of `op_db` (conv, conv_transpose, max/avg/adaptive
 pools in 1-D, 2-D and 3-D, and unfold) into RLX functions: the forward op and every
 gradient. Here:
 
 - `test_every_opinfo_sample_is_expressible`: every sample of every OpInfo, in f32 and f64,
-  is translated and each of its functions parses and verifies. Issue 11's bar is 100%.
+  is translated and each of its functions parses and verifies. The bar is 100%.
 - `test_opinfo_sample_matches_pytorch`: a sample's functions compiled and run on the
   sample's own inputs and a random cotangent; the forward against PyTorch's result and
   every gradient against `torch.autograd.grad`, through `oracle.py`'s error model (max and
@@ -268,7 +268,7 @@ def test_opinfo_sample_matches_pytorch(opinfo, dtype, index):
 
 
 def test_every_opinfo_sample_is_expressible():
-    """Issue 11: 100% of the samples translate, and each of their functions parses and verifies."""
+    """100% of the samples translate, and each of their functions parses and verifies."""
     from rlx_mlir.ir import DiagnosticError, make_context, parse_module
 
     assert set(opinfos()) == {

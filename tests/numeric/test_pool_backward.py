@@ -341,7 +341,7 @@ def test_ir_size_does_not_depend_on_input_size(formulation):
 
 
 # --------------------------------------------------------------------------------------
-# Global pools (issue 11): the kernel grows with the input, up to 56.
+# Global pools: the kernel grows with the input, up to 56.
 # --------------------------------------------------------------------------------------
 
 GLOBAL_SIZES = (2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 28, 56)

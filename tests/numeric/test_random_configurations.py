@@ -1,4 +1,4 @@
-"""Random small configurations of every RLX op, compiled with the default pipeline (issue 14).
+"""Random small configurations of every RLX op, compiled with the default pipeline.
 
 A seeded generator draws valid configurations of each of the ten RLX ops: batch (1 to 3,
 sometimes dynamic), channels, groups (dense, grouped, depthwise with multiplier 1 or 2),
@@ -21,9 +21,9 @@ configurations); max pool forward and im2col move data and must match exactly.
 
 Defects this test found are fixed and stay in the main test as hand-written cases, with
 neighbours: a 2-D matmul with dynamic rows and K == 1 (`matmul_outer_product`) made
-mlir-opt abort in the matmul schedule, which now takes K >= 2; issue 11's runaway
+mlir-opt abort in the matmul schedule, which now takes K >= 2; the pool schedule's runaway
 max_pool2d_backward (`issue11_one_column_tile`), which made mlir-opt run for minutes under
-the scheduled pipelines, wider than issue 11's global pools: the interleaved phase gather
+the scheduled pipelines, wider than the global pools: the interleaved phase gather
 with a tile one output column wide, which the pool schedule now leaves scalar.
 
 A third test draws past the valid ranges (padding above kernel // 2 or above the kernel,
@@ -382,7 +382,7 @@ def drawn(op: str) -> list[Config]:
 
 
 def issue11_one_column_tile(cfg: Config) -> bool:
-    """Issue 11's runaway, found by this test: mlir-opt ran for minutes (once to ~22 GB).
+    """The pool schedule's runaway, found by this test: mlir-opt ran for minutes (once to ~22 GB).
 
     The first-max decomposition took the interleaved phase gather
     (`MaxPool2dBackwardFirstMaxInterleaved`: windows that do not tile the input, at most 16
@@ -390,7 +390,7 @@ def issue11_one_column_tile(cfg: Config) -> bool:
     pool schedule vectorized a tile one output column wide: the input is one column stride
     wide (W == S_W), or W / S_W leaves one column past the 8-lane tiles. Its vector<S_W x 1>
     shape_casts made main.mlir's lower_shape_cast and canonicalization rewrite each other
-    forever. Issue 11's global pools (kernel = stride = H = W from 5 to 8) were one instance,
+    forever. The global pools (kernel = stride = H = W from 5 to 8) were one instance,
     and now take the reduction form; a 1x1 kernel with stride [1, 2] on a 4x2 input is
     another. Such tiles now stay scalar loops.
     """
@@ -414,7 +414,7 @@ def matmul_outer_product(cfg: Config) -> bool:
     return cfg.op == "matmul" and len(cfg.args[0]) == 2 and cfg.dynamic and cfg.args[0][1] == 1
 
 
-# Issue 11's class by hand, whatever the seed draws: (pool that hung, its neighbour at W = 2 S_W).
+# The runaway's class by hand, whatever the seed draws: (pool that hung, its neighbour at W = 2 S_W).
 _BWD = "max_pool2d_backward"
 ISSUE11_PAIRS = [
     # (n, c, (H, W), kernel, stride, padding): a 1x1 kernel, stride [1, 2]; a padded 3x3,
@@ -423,7 +423,7 @@ ISSUE11_PAIRS = [
     ((2, 3, (4, 2), (3, 3), (2, 2), (1, 1)), (2, 3, (4, 4), (3, 3), (2, 2), (1, 1))),
     ((1, 2, (4, 18), (1, 1), (1, 2), (0, 0)), (1, 2, (4, 20), (1, 1), (1, 2), (0, 0))),
 ]
-# ... and issue 11's global pools (k = s = H = W, 5 to 8), now in the reduction form.
+# ... and the global pools (k = s = H = W, 5 to 8), now in the reduction form.
 GLOBAL_POOLS = [(1, 2, (h, h), (h, h), (h, h), (0, 0)) for h in (5, 8)]
 ISSUE11 = [
     pool_config(_BWD, *geometry, index=90 + 2 * i + j, ties=True)

@@ -428,7 +428,7 @@ def build(name: str, dtype: torch.dtype, seed: int = 0) -> nn.Module:
     return model.to(dtype).train()
 
 
-# --- more torchvision classification models (issue 15: "models not named here will be tried") ---
+# --- more torchvision classification models (models not named in the front-end note are tried too) ---
 #
 # Each follows the torchvision file named above it (pytorch/vision, current main), class for
 # class, with torchvision's submodule names, hyper-parameters, defaults of the model builder

@@ -1,4 +1,4 @@
-"""Importer gaps of issue 15 closed by composing RLX ops, each against PyTorch eager's step
+"""Importer gaps closed by composing RLX ops, each against PyTorch eager's step
 (`test_importer_numerics.check_step`, whose docstring gives the bounds): `constant_pad_nd`
 (positive pads, crops, a non-zero fill value; its backward is a crop) and `abs`, whose
 backward `dy * sign(x)` needs `sign`, composed from two `threshold_backward`s; and powers

@@ -4,7 +4,7 @@ Each case exports a small module with `rlx_mlir.torch.export_training_step`, com
 and compares the loss, every parameter gradient and every updated buffer, per tensor, by
 the relative L2 error `||got - want|| / ||want||` (`||got||` where want is all zeros):
 
-- f64: within 1e-9 of PyTorch's f64 step (issue 15's bound);
+- f64: within 1e-9 of PyTorch's f64 step;
 - f32: against PyTorch's f64 step on the same (f32) weights and inputs, within 1e-4, or
   within 4x PyTorch f32's own error on that tensor where the step is too ill-conditioned
   for 1e-4 (batch norm over a handful of values, gradients that cancel to ~0; the

@@ -1,6 +1,6 @@
 """The other torchvision classification models of the shared note's twelve, against PyTorch eager.
 
-Issue 15: "any classification model whose ops all appear in the shared note's table must
+The front end's promise: "any classification model whose ops all appear in the shared note's table must
 import, compile and match, in f32 and f64. Models not named here will be tried." These are
 torchvision's resnet50, googlenet, densenet121, mobilenet_v3_small, efficientnet_b0,
 regnet_y_400mf, shufflenet_v2_x0_5 and convnext_tiny as its builders make them

@@ -298,7 +298,7 @@ module attributes {transform.with_named_sequence} {
   // Vectorizes an interleaved tile at least two j wide; fails otherwise (include with
   // failures(suppress)). A tile one j wide vectorizes to vector<S_W x 1> values whose
   // shape_casts to and from vector<S_W> mlir-opt 22 never finishes lowering: main.mlir's
-  // lower_shape_cast and canonicalization rewrite them into each other forever (issue 11's
+  // lower_shape_cast and canonicalization rewrite them into each other forever (the global pools'
   // runaway build, which grew to ~22 GB).
   transform.named_sequence @vectorize_interleaved_tile(%op: !transform.any_op {transform.readonly}) {
     %wide = transform.include @match_interleaved_tile_two_wide failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
