@@ -24,10 +24,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
+from rlx_mlir import compile_memo
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
 from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
+from rlx_mlir.kernel_graph import compile_as_kernels
+from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 from rlx_mlir.transforms.options import StridedConv
+from rlx_mlir.transforms.outline_kernels import outline_kernels
 
 
 def lower_to_linalg(
@@ -46,9 +51,6 @@ def lower_to_linalg(
     The input's errors are the user's (`DiagnosticError`); once it has verified, a pass
     whose output does not verify is a bug of ours (`InternalError`).
     """
-    from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
-    from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
-
     ctx = make_context()
     if isinstance(source, str):
         module = parse_module(ctx, source, name)
@@ -57,7 +59,6 @@ def lower_to_linalg(
         module = source.clone()
         verify_module(module)
     if outline:
-        from rlx_mlir.transforms.outline_kernels import outline_kernels
 
         outline_kernels(module)
     mark_batch_groups(module)
@@ -121,15 +122,11 @@ def compile(source: str | Operation, pipeline: str | None = None, outline: bool 
     A source compiled before (same text, options, code and machine) is not lowered again:
     `rlx_mlir.compile_memo` remembers which cached libraries it became.
     """
-    from rlx_mlir import compile_memo
-
     key = compile_memo.memo_key(source, pipeline, outline, "phases")
     compiled = compile_memo.recall(key)
     if compiled is not None:
         return compiled
     if outline:
-        from rlx_mlir.kernel_graph import compile_as_kernels
-
         compiled = compile_as_kernels(lower_to_linalg(source, outline=True), pipeline)
     else:
         compiled = compile_module(lower_to_linalg(source), pipeline)

@@ -22,12 +22,16 @@ import functools
 import hashlib
 from pathlib import Path
 
+import xdsl
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
 from rlx_mlir.backend import NativeModule, cache, environment_key, get_pipeline, load_cached
 from rlx_mlir.backend.interface import module_text
+from rlx_mlir.ir import make_context
+from rlx_mlir.kernel_graph import KernelGraph, Libraries
 from rlx_mlir.backend.pipelines import default_pipeline
 
 _FORMAT = "1"
@@ -37,8 +41,6 @@ _FORMAT = "1"
 def _code_digest() -> str:
     """SHA-256 over this package's Python sources and xDSL's version: a change to any pass
     (or to xDSL) is a different lowering."""
-    import xdsl
-
     digest = hashlib.sha256(str(getattr(xdsl, "__version__", "")).encode())
     root = Path(__file__).resolve().parent
     for path in sorted(root.rglob("*.py")):
@@ -62,9 +64,6 @@ def memo_key(source: str | Operation, pipeline: str | None, outline: bool, strid
 def recall(key: str):
     """The compile recorded under ``key``, loaded from the cache; None if there is none or
     any of its libraries is gone."""
-    from rlx_mlir.ir import make_context
-    from rlx_mlir.kernel_graph import KernelGraph, Libraries
-
     record = cache.load_record(cache.cache_dir(), key)
     if record is None or record.get("format") != _FORMAT:
         return None
@@ -80,10 +79,6 @@ def recall(key: str):
 
 def remember(key: str, compiled) -> None:
     """Record ``compiled`` (a `NativeModule` or a `KernelGraph` over cached libraries)."""
-    from xdsl.dialects.builtin import ModuleOp
-
-    from rlx_mlir.kernel_graph import KernelGraph, Libraries
-
     if isinstance(compiled, KernelGraph):
         kernels = compiled.kernels
         modules = kernels.modules if isinstance(kernels, Libraries) else [kernels]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
@@ -111,8 +111,6 @@ class LocatingParser(Parser):
 
 def parse_error_diagnostic(error: ParseError, line_offset: int = 0) -> DiagnosticError:
     """Turn xDSL's ParseError into a located diagnostic that keeps the caret context."""
-    from dataclasses import replace
-
     span = replace(error.span, line_offset=line_offset)
     where = span.get_location()
     context_lines = span.print_with_context().splitlines()[1:]  # drop xDSL's location line

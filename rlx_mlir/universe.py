@@ -2,6 +2,10 @@
 
 Registered under the `xdsl.universe` entry-point group in pyproject.toml. `rlx-opt` gets
 the same registrations through xDSL's multiverse, so nothing is registered twice.
+
+Each entry is a loader, and each loader imports inside its body: xDSL's `Universe` takes
+callables so that `xdsl-opt` loads a plugin's dialect or pass only when a run names it,
+and every xDSL tool start-up does not pay for importing our whole compiler.
 """
 
 from xdsl.universe import Universe
