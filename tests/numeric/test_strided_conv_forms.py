@@ -1,7 +1,7 @@
 """Both forms of a strided forward conv (`convert-rlx-to-linalg`'s `strided-conv`) against PyTorch.
 
 `phases` (the native backend's lowering: one stride-1 conv per stride phase of x,
-`transforms/conv_stride_phases.py`) and `direct` (one strided named conv, `rlx-opt`'s
+`transforms/conv/stride_phases.py`) and `direct` (one strided named conv, `rlx-opt`'s
 default) are each compiled and compared with `F.conv2d` in float64 within the error model
 of `tests/oracle.py`. The configurations are the ones whose phase algebra differs
 (`geometry.StridePhase`): taps spread over every residue, a dilation sharing a factor

@@ -1,6 +1,6 @@
 // Schedule library of the `optimizing` pipelines: pooling backward (max and average), the
-// linalg.generic ops decompose-backward builds for it (rlx_mlir/transforms/pool_*.py,
-// max_pool_*.py). Entry point @apply_pool.
+// linalg.generic ops decompose-backward builds for it (rlx_mlir/transforms/pool/,
+// its backward modules). Entry point @apply_pool.
 //
 // Every matched op runs on @num_threads threads over its channels (unscheduled, its parallel
 // loops became one collapsed OpenMP loop whose index arithmetic kept LLVM from optimizing
