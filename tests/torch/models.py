@@ -1002,6 +1002,14 @@ def regnet_y_400mf(num_classes: int = 1000) -> RegNet:
     return RegNet(params, se_ratio=0.25, num_classes=num_classes)
 
 
+def regnet_x_400mf(num_classes: int = 1000) -> RegNet:
+    """No squeeze-excitation, group width 16; its last stage (block4: 12 blocks, 400
+    channels) runs on 2x2 maps at a 64x64 input (not in MORE_MODELS: its stage is tested
+    alone, `test_regnet_last_stage.py`)."""
+    params = regnet_block_params(depth=22, w_0=24, w_a=24.48, w_m=2.54, group_width=16)
+    return RegNet(params, se_ratio=None, num_classes=num_classes)
+
+
 # --- torchvision/models/shufflenetv2.py (shufflenet_v2_x0_5) -----------------------------------
 
 
