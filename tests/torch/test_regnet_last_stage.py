@@ -22,7 +22,7 @@ Why not the whole model's step: there the stage's input carries the rounding of 
 stages before it, and a ReLU input a few 1e-5 from zero in f64 lands on either side in f32,
 in PyTorch's implementations as in ours. Such a flip moves a gradient by ~3e-2 relative,
 so per tensor the whole-model ratio is 0.01x or 100x depending on which implementation's
-rounding flipped which ReLU (docs/numerics-f32.md); a test of it would test luck.
+rounding flipped which ReLU (docs/f32-decision-flips.md); a test of it would test luck.
 """
 
 from __future__ import annotations
