@@ -15,6 +15,7 @@ import math
 
 from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
+from rlx_mlir.ir import DiagnosticError, format_location
 
 
 @vjp_rule(rlx.ReluOp)
@@ -96,13 +97,11 @@ def gelu_backward(b, op, g):
     k = sqrt(2/pi), c = 0.044715, so u' = k (1 + 3 c x^2), u'' = 6 k c x and
     gelu''(x) = (1 - t^2) (u' - x t u'^2 + x u'' / 2).
     """
-    if op.geometry_value("approximate") == "tanh":
+    if op.approximate == "tanh":
         return _gelu_tanh_backward(b, op, g)
-    if op.geometry_value("approximate") != "none":
-        from rlx_mlir.ir import DiagnosticError, format_location
-
+    if op.approximate != "none":
         raise DiagnosticError(
-            f"'{op.name}' op has no VJP rule for approximate \"{op.geometry_value('approximate')}\" "
+            f"'{op.name}' op has no VJP rule for approximate \"{op.approximate}\" "
             "(only \"none\" and \"tanh\"): autodiff cannot differentiate through it",
             format_location(op),
         )

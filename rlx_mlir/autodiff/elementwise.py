@@ -145,7 +145,7 @@ def _expanded_back(b, op, z_bar):
     """z_bar of a reduction over `dims`, broadcast back to the input's shape."""
     x = op.operands[0]
     shape = list(x.type.get_shape())
-    dims = op.geometry_value("dims")
+    dims = op.dims
     kept = TensorType(x.type.element_type, [1 if axis in dims else size for axis, size in enumerate(shape)])
     if z_bar.type != kept:
         z_bar = b.build(rlx.ReshapeOp, [z_bar], kept)
@@ -169,7 +169,7 @@ def mean(b, op, z_bar):
 def addmm(b, op, z_bar):
     """z = beta * bias + alpha * (a @ c)."""
     bias, a, c = op.operands
-    beta, alpha = op.geometry_value("beta"), op.geometry_value("alpha")
+    beta, alpha = op.beta, op.alpha
     scaled = lambda v, s: v if s == 1.0 else b.mul(v, b.scalar(s, v))  # noqa: E731
     bias_bar = b.sum_to(scaled(z_bar, beta), bias)
     a_bar = scaled(b.build(rlx.MatmulOp, [z_bar, transposed(b, c)], a), alpha)

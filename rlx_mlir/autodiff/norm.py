@@ -62,7 +62,7 @@ def batch_norm(b, op, y_bar, mean_bar, invstd_bar, *_running_bars):
     mean, invstd = op.results[1], op.results[2]
     x_bar, w_bar, b_bar = b.build_many(
         rlx.BatchNormBackwardOp, [y_bar, x, w, mean, invstd], [x.type, w.type, bias.type],
-        eps=op.geometry_value("eps"),
+        eps=op.eps,
     )
     c = _PerChannel(b, x, w)
     x_bar = _statistics_to_input(b, x_bar, x, c.column(mean), c.column(invstd), mean_bar, invstd_bar, c.n, c.column)
@@ -180,7 +180,7 @@ def batch_norm_inference(b, op, y_bar):
     rank = len(x.type.get_shape())
     per_channel = TensorType(x.type.element_type, [w.type.get_shape()[0], *([1] * (rank - 2))])
     as_channels = lambda v: b.build(rlx.ReshapeOp, [v], per_channel)  # noqa: E731  [C] -> [C, 1, ...]
-    inv = as_channels(b.unary("RsqrtOp", b.binary("AddOp", rv, b.scalar(op.geometry_value("eps"), rv))))
+    inv = as_channels(b.unary("RsqrtOp", b.binary("AddOp", rv, b.scalar(op.eps, rv))))
     w_c = as_channels(w)
     xhat = b.mul(b.sub(x, as_channels(rm)), inv)
     x_bar = b.mul(y_bar, b.mul(w_c, inv))

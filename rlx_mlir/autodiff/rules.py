@@ -109,7 +109,7 @@ class VjpBuilder:
         """
         op_class = same_rank(op, family) if isinstance(family, str) else family
         kinds = op_class.property_kinds()
-        shared = {name: op.geometry_value(name) for name in kinds if name in op.properties and name not in props}
+        shared = {name: op.property_value(name) for name in kinds if name in op.properties and name not in props}
         return self.build(op_class, operands, result, **shared, **props)
 
     def zeros(self, type_: Attribute) -> SSAValue:

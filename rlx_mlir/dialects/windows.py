@@ -20,10 +20,9 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from xdsl.ir import Operation
-from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import RlxOp
+from rlx_mlir.dialects.base import RlxOp, rlx_op_definition
 from rlx_mlir.dialects.properties import SIZES, bool_property, int_property, sizes_property
 from rlx_mlir.geometry import Sizes, Window, axis_names
 
@@ -140,7 +139,7 @@ def for_ranks(
         }
         for prop, value in family.RANK_DEFAULTS.items():
             fields[prop] = sizes_property(default=(value,) * rank)
-        ops.append(irdl_op_definition(type(class_name, (family,), fields)))
+        ops.append(rlx_op_definition(type(class_name, (family,), fields)))
     return RankedOps(*ops)
 
 
