@@ -48,7 +48,7 @@ def softmax(b, op, y_bar):
 def log_softmax_backward(b, op, g):
     """dx = dy - p sum(dy), p = exp(y): dy_bar = g - sum(g p), y_bar = -g p sum(dy)."""
     dy, y = op.operands
-    gp = b.mul(g, b.unary("ExpOp", y))
+    gp = b.mul(g, b.unary(rlx.ExpOp, y))
     dy_bar = b.sub(g, _sum_along(b, op, gp))
     y_bar = b.neg(b.mul(gp, _sum_along(b, op, dy)))
     return dy_bar, y_bar

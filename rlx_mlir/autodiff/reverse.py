@@ -242,8 +242,6 @@ class AutodiffPass(ModulePass):
     wrt: tuple[int, ...] | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        import rlx_mlir.autodiff.families  # noqa: F401  (registers every rule)
-
         names = (self.func,) if isinstance(self.func, str) else self.func
         if not names:
             raise DiagnosticError("autodiff: option 'func' names no function (func=NAME[,NAME...])")
