@@ -150,18 +150,22 @@ class RlxOpBase(IRDLOperation):
         """Say which property or type is wrong, in words, before xDSL's constraints do.
 
         xDSL's own checks report `Expected attribute i64 but got i32` or
-        `attribute f32 expected from variable 'T'` without naming the property. The element
-        types are checked by the op's own constraint `T`, in the order of the custom form's
-        parser, so that a generic and a custom form get the same message.
+        `attribute f32 expected from variable 'T'` without naming the property. Each
+        property is checked by its kind (`PropertyKind.check`). A discardable attribute of a
+        property's name (`attributes {groups = 2}` in the custom form) is refused too: xDSL
+        keeps it beside the property and ignores it, where MLIR would read it as the
+        property. The element types are checked by the op's own constraint `T`, in the
+        order of the custom form's parser, so that a generic and a custom form get the same
+        message.
         """
         for name, kind in self.property_kinds().items():
-            attr = self.properties.get(name)
-            if attr is None:
-                raise VerifyException(f"expected the property '{name}' ({kind.expected})")
-            try:
-                kind.constraint.verify(attr, VerificationContext())
-            except VerifyException:
-                raise VerifyException(f"expected '{name}' to be {kind.expected}, got {attr}") from None
+            kind.check(name, self.properties.get(name))
+            if name in self.attributes:
+                kind.check(name, self.attributes[name])
+                raise VerifyException(
+                    f"expected '{name}' as a property (the custom form's `{name}`), "
+                    f"got a discardable attribute {name} = {self.attributes[name]} beside it"
+                )
         element_types = VerificationContext()
         float_typed = self.float_typed_names()
         for name, value in self.named_values():

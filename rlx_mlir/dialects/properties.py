@@ -89,6 +89,21 @@ class PropertyKind:
     def of(constraint: AttrConstraint) -> PropertyKind:
         return PropertyKind.BY_CONSTRAINT[constraint]
 
+    def check(self, name: str, attr: Attribute | None) -> None:
+        """The verifier's word on property `name` holding `attr` (None: left out, with no default).
+
+        The kind's constraint is exact: an integer of another width (`1 : i32`, `1 : i632`),
+        a float where an integer belongs or the reverse, an array of other elements is
+        refused, and the message names the property and what it holds, where xDSL's own
+        (`Expected attribute i64 but got i32`) names neither.
+        """
+        if attr is None:
+            raise VerifyException(f"expected the property '{name}' ({self.expected})")
+        try:
+            self.constraint.verify(attr, VerificationContext())
+        except VerifyException:
+            raise VerifyException(f"expected '{name}' to be {self.expected}, got {attr}") from None
+
 
 SIZES = PropertyKind(
     "sizes",
