@@ -16,77 +16,66 @@ follow the same identities over their adaptive windows.
 from __future__ import annotations
 
 from rlx_mlir.autodiff.rules import vjp_rule
-from rlx_mlir.dialects.rlx import (
-    ADAPTIVE_AVG_POOL,
-    ADAPTIVE_AVG_POOL_BACKWARD,
-    ADAPTIVE_MAX_POOL,
-    ADAPTIVE_MAX_POOL_BACKWARD,
-    ADAPTIVE_MAX_POOL_GATHER,
-    AVG_POOL,
-    AVG_POOL_BACKWARD,
-    MAX_POOL,
-    MAX_POOL_BACKWARD,
-    MAX_POOL_GATHER,
-)
+from rlx_mlir.dialects import rlx
 
 
-@vjp_rule(*MAX_POOL)
+@vjp_rule(*rlx.MAX_POOL)
 def max_pool(b, op, y_bar):
     """y = max_pool(x): x_bar = max_pool_backward(x, y_bar)."""
-    return (b.like(op, MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
+    return (b.like(op, rlx.MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
 
 
-@vjp_rule(*MAX_POOL_BACKWARD)
+@vjp_rule(*rlx.MAX_POOL_BACKWARD)
 def max_pool_backward(b, op, dx_bar):
     """dx = max_pool_backward(x, dy), linear in dy: dy_bar = max_pool_gather(x, dx_bar); x_bar = 0 a.e."""
-    dy_bar = b.like(op, MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
+    dy_bar = b.like(op, rlx.MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
     return None, dy_bar
 
 
-@vjp_rule(*MAX_POOL_GATHER)
+@vjp_rule(*rlx.MAX_POOL_GATHER)
 def max_pool_gather(b, op, g_bar):
     """g = max_pool_gather(x, z), linear in z: z_bar = max_pool_backward(x, g_bar); x_bar = 0 a.e."""
-    z_bar = b.like(op, MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
+    z_bar = b.like(op, rlx.MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
     return None, z_bar
 
 
-@vjp_rule(*AVG_POOL)
+@vjp_rule(*rlx.AVG_POOL)
 def avg_pool(b, op, y_bar):
     """y = avg_pool(x): x_bar = avg_pool_backward(y_bar)."""
-    return (b.like(op, AVG_POOL_BACKWARD, [y_bar], op.input),)
+    return (b.like(op, rlx.AVG_POOL_BACKWARD, [y_bar], op.input),)
 
 
-@vjp_rule(*AVG_POOL_BACKWARD)
+@vjp_rule(*rlx.AVG_POOL_BACKWARD)
 def avg_pool_backward(b, op, dx_bar):
     """dx = avg_pool_backward(dy), the transpose of avg_pool: dy_bar = avg_pool(dx_bar)."""
-    return (b.like(op, AVG_POOL, [dx_bar], op.grad_output),)
+    return (b.like(op, rlx.AVG_POOL, [dx_bar], op.grad_output),)
 
 
-@vjp_rule(*ADAPTIVE_AVG_POOL)
+@vjp_rule(*rlx.ADAPTIVE_AVG_POOL)
 def adaptive_avg_pool(b, op, y_bar):
     """y = adaptive_avg_pool(x): x_bar = adaptive_avg_pool_backward(y_bar)."""
-    return (b.like(op, ADAPTIVE_AVG_POOL_BACKWARD, [y_bar], op.input),)
+    return (b.like(op, rlx.ADAPTIVE_AVG_POOL_BACKWARD, [y_bar], op.input),)
 
 
-@vjp_rule(*ADAPTIVE_AVG_POOL_BACKWARD)
+@vjp_rule(*rlx.ADAPTIVE_AVG_POOL_BACKWARD)
 def adaptive_avg_pool_backward(b, op, dx_bar):
     """dx = adaptive_avg_pool_backward(dy), its transpose: dy_bar = adaptive_avg_pool(dx_bar)."""
-    return (b.like(op, ADAPTIVE_AVG_POOL, [dx_bar], op.grad_output),)
+    return (b.like(op, rlx.ADAPTIVE_AVG_POOL, [dx_bar], op.grad_output),)
 
 
-@vjp_rule(*ADAPTIVE_MAX_POOL)
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL)
 def adaptive_max_pool(b, op, y_bar):
     """y = adaptive_max_pool(x): x_bar = adaptive_max_pool_backward(x, y_bar)."""
-    return (b.like(op, ADAPTIVE_MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
+    return (b.like(op, rlx.ADAPTIVE_MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
 
 
-@vjp_rule(*ADAPTIVE_MAX_POOL_BACKWARD)
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL_BACKWARD)
 def adaptive_max_pool_backward(b, op, dx_bar):
     """dx = adaptive_max_pool_backward(x, dy), linear in dy: dy_bar = adaptive_max_pool_gather(x, dx_bar)."""
-    return None, b.like(op, ADAPTIVE_MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
+    return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
 
 
-@vjp_rule(*ADAPTIVE_MAX_POOL_GATHER)
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL_GATHER)
 def adaptive_max_pool_gather(b, op, g_bar):
     """g = adaptive_max_pool_gather(x, z), linear in z: z_bar = adaptive_max_pool_backward(x, g_bar)."""
-    return None, b.like(op, ADAPTIVE_MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
+    return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_BACKWARD, [op.input, g_bar], op.source)

@@ -5,9 +5,9 @@ forward values, already computed once in the VJP function) and the cotangent of 
 its results, it returns one cotangent per operand, or None where the operand gets none
 (an integer operand, or a gradient that is zero almost everywhere).
 
-    @vjp_rule(*CONV)
+    @vjp_rule(*rlx.CONV)
     def conv(b, op, y_bar):
-        x_bar = b.like(op, CONV_BACKWARD_INPUT, [y_bar, op.weight], op.input, kernel_size=kernel(op))
+        x_bar = b.like(op, rlx.CONV_BACKWARD_INPUT, [y_bar, op.weight], op.input, kernel_size=kernel(op))
         ...
         return x_bar, w_bar
 
