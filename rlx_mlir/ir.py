@@ -88,11 +88,17 @@ class LocatingParser(Parser):
                 raise
             del self._op_name_spans[depth:]
             self.raise_error(f"custom op '{unknown.group(1)}' is unknown", spans[0])
-        except (ValueError, VerifyException, DiagnosticException, struct.error) as error:
+        except (ValueError, VerifyException, DiagnosticException, struct.error, NotImplementedError) as error:
             # Raised while building an attribute or the op (an integer out of range for its
             # type, say): not a ParseError, so it would carry no position. Give it the op's.
             # xDSL's declarative format packs an `[a, b]` dense array with `struct`, whose
-            # error says only "argument out of range".
+            # error says only "argument out of range"; it cannot pack elements wider than 64
+            # bits at all (`array<i632: 1>`, valid MLIR), and says "Format not implemented".
+            if isinstance(error, NotImplementedError):
+                wide = re.fullmatch(r"Format not implemented for (\S+)", str(error))
+                if wide is None:
+                    raise
+                error = ValueError(f"expected array elements of at most 64 bits, got an array<{wide.group(1)}: ...>")
             if isinstance(error, struct.error):
                 error = ValueError(f"an array element is out of range for its element type ({error})")
             spans, self._op_name_spans[depth:] = self._op_name_spans[depth:], []

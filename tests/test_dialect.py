@@ -409,3 +409,22 @@ def test_custom_form_omits_defaults_and_generic_form_keeps_them():
     assert "rlx.conv2d %0, %1 stride [1, 1] padding [1, 1] :" in custom
     assert "dilation" not in custom and "groups" not in custom
     assert "dilation = array<i64: 1, 1>" in generic and "groups = 1 : i64" in generic
+
+
+# -- ranked families -------------------------------------------------------------------------------
+
+
+def test_a_ranked_family_names_its_op_of_each_rank():
+    assert rlx.CONV.ops == (rlx.Conv1dOp, rlx.Conv2dOp, rlx.Conv3dOp)
+    assert list(rlx.IM2COL) == [rlx.Im2col1dOp, rlx.Im2colOp, rlx.Im2col3dOp]
+    assert rlx.CONV_BACKWARD_INPUT.at(3) is rlx.Conv3dBackwardInputOp
+    assert rlx.MAX_POOL_GATHER.like(rlx.MaxPool1dBackwardOp) is rlx.MaxPool1dGatherOp
+    pool = MAX_POOL.build()
+    assert rlx.MAX_POOL_BACKWARD.like(pool) is rlx.MaxPool2dBackwardOp
+    assert pool in rlx.MAX_POOL and rlx.MaxPool2dOp in rlx.MAX_POOL and rlx.AvgPool2dOp not in rlx.MAX_POOL
+
+
+def test_every_ranked_op_is_in_exactly_one_family():
+    ranked = [op for family in rlx.RANKED_FAMILIES for op in family]
+    assert len(ranked) == len(set(ranked)) == 3 * len(rlx.RANKED_FAMILIES)
+    assert set(ranked) == {op for op in rlx.RLX.operations if issubclass(op, rlx.SpatialOp)}

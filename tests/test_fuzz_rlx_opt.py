@@ -2,8 +2,10 @@
 
 Valid modules (every op of lit_tests/dialect/roundtrip.mlir, custom and generic form, and
 examples/lenet_backward.mlir) are mutated token by token: tokens dropped, duplicated,
-swapped or inserted, numbers and element types changed, tensor dimensions changed, the
-text truncated. Whatever comes out, `rlx-opt` must either succeed with output that parses
+swapped or inserted, numbers and element types changed, the type of a property's
+attribute changed (`1 : i64` to `1 : i632`, `array<i64: ...>` to `array<f64: ...>`) or its
+literal swapped for one of another kind (an integer for a float, a bool, a string),
+tensor dimensions changed, the text truncated. Whatever comes out, `rlx-opt` must either succeed with output that parses
 and verifies again, or exit 1 with an mlir-opt style `error:` diagnostic: never another
 exit code, a Python traceback, an internal error or a hang. The lowering passes see the
 mutants too, so the patterns meet weird but valid input.
@@ -91,6 +93,14 @@ NUMBERS = ["0", "1", "2", "3", "7", "-1", "-2", "100", "65536", "4294967296", "9
            "-9223372036854775808", "18446744073709551616", "1.5", "0x10"]
 ELEMENT_TYPES = ["f16", "f32", "f64", "bf16", "i1", "i32", "i64", "index", "complex<f32>", "f8E4M3FN"]
 ELEMENT_RE = re.compile(r"(f16|f32|f64|bf16)$")
+# The type of a property's attribute (`1 : i64`, `array<i64: 1, 1>`, `1.0e-05 : f64`): a
+# width MLIR accepts but a property does not (i632 and i65 also more than an array holds),
+# a signedness, a float where an integer belongs and the reverse.
+ATTRIBUTE_TYPES = ["i1", "i8", "i32", "i64", "i65", "i632", "si64", "ui64", "f16", "f32", "f64", "index"]
+ATTRIBUTE_TYPE_RE = re.compile(r"[su]?i\d+|f\d+|bf16|index")
+# A literal of another kind in place of a number or a bool.
+LITERALS = ["true", "false", "1", "-1", "1.0", "0.5", '"mean"']
+LITERAL_RE = re.compile(r"-?\d+(?:\.\d+)?|true|false")
 DIMS = ["?", "0", "1", "2", "3", "5", "64"]
 VOCAB = ["?", "x", "[", "]", "{", "}", "(", ")", ",", ":", "<", ">", "=", "->", "%x", "%w", "%y", "@f", '"',
          "rlx.conv2d", "rlx.max_pool2d", "rlx.matmul", "rlx.im2col", "func.return", "stride", "padding",
@@ -101,7 +111,7 @@ VOCAB = ["?", "x", "[", "]", "{", "}", "(", ")", ",", ":", "<", ">", "=", "->", 
 
 # Token edits mostly break the syntax; number, element type and dimension changes mostly
 # keep it and reach the verifiers and the passes. Weighted so that both are common.
-KINDS = ["drop", "duplicate", "swap", "insert"] + ["number", "element", "dim"] * 3
+KINDS = ["drop", "duplicate", "swap", "insert"] + ["number", "element", "dim"] * 3 + ["type", "literal"] * 2
 
 
 # Edits that keep every use of a type in line with its definition: the element type or
@@ -160,6 +170,10 @@ def mutants(draw, kinds: list[str] = KINDS) -> str:
                 where = [k for k, t in enumerate(tokens) if re.fullmatch(r"-?\d+", t)]
             elif kind == "element":
                 where = [k for k, t in enumerate(tokens) if ELEMENT_RE.search(t)]
+            elif kind == "type":
+                where = [k for k, t in enumerate(tokens) if ATTRIBUTE_TYPE_RE.fullmatch(t)]
+            elif kind == "literal":
+                where = [k for k, t in enumerate(tokens) if LITERAL_RE.fullmatch(t)]
             else:
                 where = [k for k, t in enumerate(tokens) if re.fullmatch(r"(?:[\d?]+x)+[A-Za-z]\w*", t)]
             if not where:
@@ -169,6 +183,10 @@ def mutants(draw, kinds: list[str] = KINDS) -> str:
                 tokens[k] = draw(st.sampled_from(NUMBERS))
             elif kind == "element":
                 tokens[k] = ELEMENT_RE.sub(draw(st.sampled_from(ELEMENT_TYPES)), tokens[k])
+            elif kind == "type":
+                tokens[k] = draw(st.sampled_from(ATTRIBUTE_TYPES))
+            elif kind == "literal":
+                tokens[k] = draw(st.sampled_from(LITERALS))
             else:
                 parts = tokens[k].split("x")
                 parts[draw(st.integers(0, len(parts) - 2))] = draw(st.sampled_from(DIMS))
@@ -320,6 +338,12 @@ FOUND = [
         SEEDS[0].replace("stride [1, 1]", "stride [1, 99999999999999999999]"),
         r"^{path}:2:\d+: error: 'rlx.conv2d' op an array element is out of range for its element type",
         id="integer-out-of-range-located",
+    ),
+    # xDSL cannot pack array elements wider than 64 bits (valid MLIR): NotImplementedError, exit 70.
+    pytest.param(
+        SEEDS[len(SEEDS) // 2].replace("array<i64", "array<i632", 1),
+        r"^{path}:\d+:\d+: error: '[\w.]+' op expected array elements of at most 64 bits, got an array<i632: \.\.\.>$",
+        id="wide-array-element-located",
     ),
     # xDSL's message fragment " in block definition" printed as `error:  in block definition`.
     pytest.param(

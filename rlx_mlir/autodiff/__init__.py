@@ -2,6 +2,8 @@
 
 `reverse` holds the machinery and the pass, `rules` the rule registry and the builder the
 rules write with, and one module per op family (`conv`, `pool`, `matmul`) its rules.
+Importing this package registers every rule (`families`), so that `RULES` is complete
+for whoever imports any part of it.
 
 `rlx_mlir.autodiff(source, func, wrt=None)` is the Python face of the pass. The package
 and the function share that name (the issue fixes both), and importing a subpackage
@@ -12,6 +14,7 @@ callable (`_CallableModule`), and `rlx_mlir.autodiff(...)` works however it was 
 import sys
 import types
 
+from rlx_mlir.autodiff import families  # noqa: F401  (registers every family's rules)
 from rlx_mlir.autodiff.reverse import AutodiffPass, autodiff, differentiate
 from rlx_mlir.autodiff.rules import RULES, vjp_rule
 

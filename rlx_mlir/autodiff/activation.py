@@ -15,6 +15,7 @@ import math
 
 from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
+from rlx_mlir.ir import DiagnosticError, format_location
 
 
 @vjp_rule(rlx.ReluOp)
@@ -96,19 +97,17 @@ def gelu_backward(b, op, g):
     k = sqrt(2/pi), c = 0.044715, so u' = k (1 + 3 c x^2), u'' = 6 k c x and
     gelu''(x) = (1 - t^2) (u' - x t u'^2 + x u'' / 2).
     """
-    if op.geometry_value("approximate") == "tanh":
+    if op.approximate == "tanh":
         return _gelu_tanh_backward(b, op, g)
-    if op.geometry_value("approximate") != "none":
-        from rlx_mlir.ir import DiagnosticError, format_location
-
+    if op.approximate != "none":
         raise DiagnosticError(
-            f"'{op.name}' op has no VJP rule for approximate \"{op.geometry_value('approximate')}\" "
+            f"'{op.name}' op has no VJP rule for approximate \"{op.approximate}\" "
             "(only \"none\" and \"tanh\"): autodiff cannot differentiate through it",
             format_location(op),
         )
     dy, x = op.operands
     x2 = b.mul(x, x)
-    phi = b.mul(b.unary("ExpOp", b.mul(x2, b.scalar(-0.5, x))), b.scalar(1 / math.sqrt(2 * math.pi), x))
+    phi = b.mul(b.unary(rlx.ExpOp, b.mul(x2, b.scalar(-0.5, x))), b.scalar(1 / math.sqrt(2 * math.pi), x))
     x_bar = b.mul(b.mul(b.mul(g, dy), phi), b.sub(b.scalar(2.0, x), x2))
     return b.like(op, rlx.GeluBackwardOp, [g, x], dy), x_bar
 
@@ -118,11 +117,11 @@ def _gelu_tanh_backward(b, op, g):
     dy, x = op.operands
     k, c = math.sqrt(2 / math.pi), 0.044715
     x2 = b.mul(x, x)
-    u = b.mul(b.binary("AddOp", x, b.mul(b.mul(x2, x), b.scalar(c, x))), b.scalar(k, x))
-    t = b.unary("TanhOp", u)
-    du = b.mul(b.binary("AddOp", b.scalar(1.0, x), b.mul(x2, b.scalar(3 * c, x))), b.scalar(k, x))
+    u = b.mul(b.binary(rlx.AddOp, x, b.mul(b.mul(x2, x), b.scalar(c, x))), b.scalar(k, x))
+    t = b.unary(rlx.TanhOp, u)
+    du = b.mul(b.binary(rlx.AddOp, b.scalar(1.0, x), b.mul(x2, b.scalar(3 * c, x))), b.scalar(k, x))
     d2u = b.mul(x, b.scalar(6 * k * c, x))
     sech2 = b.sub(b.scalar(1.0, x), b.mul(t, t))
-    inner = b.binary("AddOp", b.sub(du, b.mul(b.mul(x, t), b.mul(du, du))), b.mul(b.mul(x, d2u), b.scalar(0.5, x)))
+    inner = b.binary(rlx.AddOp, b.sub(du, b.mul(b.mul(x, t), b.mul(du, du))), b.mul(b.mul(x, d2u), b.scalar(0.5, x)))
     x_bar = b.mul(b.mul(g, dy), b.mul(sech2, inner))
     return b.like(op, rlx.GeluBackwardOp, [g, x], dy), x_bar

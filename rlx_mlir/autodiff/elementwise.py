@@ -28,13 +28,6 @@ from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
 
 
-def _rule(name: str):
-    """Register for `rlx.<name>`, the op of the elementwise family, once the dialect has it
-    (the family lands op by op; a missing op has no rule, and the pass says so)."""
-    op_class = getattr(rlx, name, None)
-    return vjp_rule(op_class) if op_class is not None else (lambda rule: rule)
-
-
 def _positive_part(b, z_bar, d):
     """z_bar where d > 0, else 0 (`threshold_backward`)."""
     return b.build(rlx.ThresholdBackwardOp, [z_bar, d], z_bar, threshold=0.0)
@@ -45,23 +38,23 @@ def _result_shaped(b, value, like):
     return value if value.type == like.type else b.build(rlx.ExpandOp, [value], like)
 
 
-@_rule("AddOp")
+@vjp_rule(rlx.AddOp)
 def add(b, op, z_bar):
     return b.sum_to(z_bar, op.operands[0]), b.sum_to(z_bar, op.operands[1])
 
 
-@_rule("SubOp")
+@vjp_rule(rlx.SubOp)
 def sub(b, op, z_bar):
     return b.sum_to(z_bar, op.operands[0]), b.sum_to(b.neg(z_bar), op.operands[1])
 
 
-@_rule("MulOp")
+@vjp_rule(rlx.MulOp)
 def mul(b, op, z_bar):
     a, c = op.operands
     return b.sum_to(b.mul(z_bar, c), a), b.sum_to(b.mul(z_bar, a), c)
 
 
-@_rule("DivOp")
+@vjp_rule(rlx.DivOp)
 def div(b, op, z_bar):
     a, c = op.operands
     t = b.div(z_bar, c)
@@ -79,65 +72,65 @@ def _extremum(b, op, z_bar, first_wins_when_greater: bool):
     return b.sum_to(b.add(to_a, half_tie), a), b.sum_to(b.add(to_c, half_tie), c)
 
 
-@_rule("MaximumOp")
+@vjp_rule(rlx.MaximumOp)
 def maximum(b, op, z_bar):
     """z = max(a, b): the cotangent goes to the larger operand, half to each on a tie."""
     return _extremum(b, op, z_bar, True)
 
 
-@_rule("MinimumOp")
+@vjp_rule(rlx.MinimumOp)
 def minimum(b, op, z_bar):
     """z = min(a, b): the cotangent goes to the smaller operand, half to each on a tie."""
     return _extremum(b, op, z_bar, False)
 
 
-@_rule("NegOp")
+@vjp_rule(rlx.NegOp)
 def neg(b, op, z_bar):
     return (b.neg(z_bar),)
 
 
-@_rule("ExpOp")
+@vjp_rule(rlx.ExpOp)
 def exp(b, op, z_bar):
     return (b.mul(z_bar, op.results[0]),)
 
 
-@_rule("LogOp")
+@vjp_rule(rlx.LogOp)
 def log(b, op, z_bar):
     return (b.div(z_bar, op.operands[0]),)
 
 
-@_rule("SqrtOp")
+@vjp_rule(rlx.SqrtOp)
 def sqrt(b, op, z_bar):
     """z = sqrt(a): a_bar = z_bar / (2 z)."""
     return (b.mul(b.div(z_bar, op.results[0]), b.scalar(0.5, z_bar)),)
 
 
-@_rule("RsqrtOp")
+@vjp_rule(rlx.RsqrtOp)
 def rsqrt(b, op, z_bar):
     """z = a^(-1/2): a_bar = -0.5 z_bar z^3."""
     z = op.results[0]
     return (b.mul(b.mul(z_bar, b.mul(z, b.mul(z, z))), b.scalar(-0.5, z_bar)),)
 
 
-@_rule("AbsOp")
+@vjp_rule(rlx.AbsOp)
 def abs_(b, op, z_bar):
     """z = |a|: a_bar = z_bar * sign(a), 0 at a = 0 (PyTorch's sgn)."""
     a = op.operands[0]
     return (b.sub(_positive_part(b, z_bar, a), _positive_part(b, z_bar, b.neg(a))),)
 
 
-@_rule("TanhOp")
+@vjp_rule(rlx.TanhOp)
 def tanh(b, op, z_bar):
     """z = tanh(a): a_bar = z_bar (1 - z^2) = z_bar - z_bar z z."""
     z = op.results[0]
     return (b.sub(z_bar, b.mul(b.mul(z_bar, z), z)),)
 
 
-@_rule("ErfOp")
+@vjp_rule(rlx.ErfOp)
 def erf(b, op, z_bar):
     """z = erf(a): a_bar = z_bar * 2/sqrt(pi) * exp(-a^2)."""
     a = op.operands[0]
-    density = b.unary("ExpOp", b.neg(b.mul(a, a)))
+    density = b.unary(rlx.ExpOp, b.neg(b.mul(a, a)))
     return (b.mul(b.mul(z_bar, density), b.scalar(2 / math.sqrt(math.pi), z_bar)),)
 
 
@@ -145,31 +138,31 @@ def _expanded_back(b, op, z_bar):
     """z_bar of a reduction over `dims`, broadcast back to the input's shape."""
     x = op.operands[0]
     shape = list(x.type.get_shape())
-    dims = op.geometry_value("dims")
+    dims = op.dims
     kept = TensorType(x.type.element_type, [1 if axis in dims else size for axis, size in enumerate(shape)])
     if z_bar.type != kept:
         z_bar = b.build(rlx.ReshapeOp, [z_bar], kept)
     return b.build(rlx.ExpandOp, [z_bar], x), math.prod(shape[axis] for axis in dims)
 
 
-@_rule("SumOp")
+@vjp_rule(rlx.SumOp)
 def sum_(b, op, z_bar):
     """z = sum(a, dims): a_bar = z_bar broadcast over dims."""
     return (_expanded_back(b, op, z_bar)[0],)
 
 
-@_rule("MeanOp")
+@vjp_rule(rlx.MeanOp)
 def mean(b, op, z_bar):
     """z = mean(a, dims): a_bar = z_bar broadcast over dims, divided by their count."""
     spread, count = _expanded_back(b, op, z_bar)
     return (b.mul(spread, b.scalar(1 / count, z_bar)),)
 
 
-@_rule("AddmmOp")
+@vjp_rule(rlx.AddmmOp)
 def addmm(b, op, z_bar):
     """z = beta * bias + alpha * (a @ c)."""
     bias, a, c = op.operands
-    beta, alpha = op.geometry_value("beta"), op.geometry_value("alpha")
+    beta, alpha = op.beta, op.alpha
     scaled = lambda v, s: v if s == 1.0 else b.mul(v, b.scalar(s, v))  # noqa: E731
     bias_bar = b.sum_to(scaled(z_bar, beta), bias)
     a_bar = scaled(b.build(rlx.MatmulOp, [z_bar, transposed(b, c)], a), alpha)

@@ -1,3 +1,6 @@
-"""Every family's VJP rules, imported for their registration (`rules.vjp_rule`)."""
+"""Every family's VJP rules, imported for their registration (`rules.vjp_rule`).
+
+`rlx_mlir.autodiff` imports this module, so the rules are registered once the package is.
+"""
 
 from rlx_mlir.autodiff import activation, conv, elementwise, layout, loss, matmul, norm, pool  # noqa: F401

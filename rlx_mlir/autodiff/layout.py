@@ -20,7 +20,7 @@ def reshape(b, op, y_bar):
 @vjp_rule(rlx.PermuteOp)
 def permute(b, op, y_bar):
     """y = x.permute(dims), y axis k = x axis dims[k]: x_bar = y_bar.permute(inverse(dims))."""
-    dims = op.geometry_value("dims")
+    dims = op.dims
     inverse = [dims.index(axis) for axis in range(len(dims))]
     return (b.build(rlx.PermuteOp, [y_bar], op.input, dims=inverse),)
 
@@ -40,7 +40,7 @@ def slice_backward(b, op, dx_bar):
 @vjp_rule(rlx.ConcatOp)
 def concat(b, op, y_bar):
     """y = cat(xs, dim): x_k_bar = y_bar[offset_k : offset_k + size_k] along dim."""
-    dim = op.geometry_value("dim")
+    dim = op.dim
     bars, start = [], 0
     for x in op.operands:
         end = start + x.type.get_shape()[dim]
@@ -52,7 +52,7 @@ def concat(b, op, y_bar):
 @vjp_rule(rlx.SplitOp)
 def split(b, op, *piece_bars):
     """ys = x.split(sizes, dim): x_bar = cat(ys_bar, dim)."""
-    return (b.build(rlx.ConcatOp, list(piece_bars), op.input, dim=op.geometry_value("dim")),)
+    return (b.build(rlx.ConcatOp, list(piece_bars), op.input, dim=op.dim),)
 
 
 @vjp_rule(rlx.ExpandOp)

@@ -28,7 +28,7 @@ from rlx_mlir.dialects import rlx
 
 def _sum_along(b, op, value):
     """sum of `value` along the op's `dim`, kept as a size-1 dim (broadcasts back)."""
-    dim = op.geometry_value("dim")
+    dim = op.dim
     shape = list(value.type.get_shape())
     shape[dim] = 1
     return b.build(rlx.SumOp, [value], TensorType(value.type.element_type, shape), dims=[dim], keepdim=True)
@@ -48,7 +48,7 @@ def softmax(b, op, y_bar):
 def log_softmax_backward(b, op, g):
     """dx = dy - p sum(dy), p = exp(y): dy_bar = g - sum(g p), y_bar = -g p sum(dy)."""
     dy, y = op.operands
-    gp = b.mul(g, b.unary("ExpOp", y))
+    gp = b.mul(g, b.unary(rlx.ExpOp, y))
     dy_bar = b.sub(g, _sum_along(b, op, gp))
     y_bar = b.neg(b.mul(gp, _sum_along(b, op, dy)))
     return dy_bar, y_bar
@@ -79,5 +79,5 @@ def nll_loss_backward(b, op, g):
     unit = b.like(op, rlx.NllLossBackwardOp, [b.ones(grad.type), logp, target, weight, total_weight], logp)
     per_class = b.mul(g, unit)
     rank = len(logp.type.get_shape())
-    dims = list(range(rank)) if grad.type.get_shape() == () or op.geometry_value("reduction") != "none" else [min(1, rank - 1)]
+    dims = list(range(rank)) if grad.type.get_shape() == () or op.reduction != "none" else [min(1, rank - 1)]
     return b.build(rlx.SumOp, [per_class], grad, dims=dims), None, None, None, None

@@ -62,7 +62,7 @@ def batch_norm(b, op, y_bar, mean_bar, invstd_bar, *_running_bars):
     mean, invstd = op.results[1], op.results[2]
     x_bar, w_bar, b_bar = b.build_many(
         rlx.BatchNormBackwardOp, [y_bar, x, w, mean, invstd], [x.type, w.type, bias.type],
-        eps=op.geometry_value("eps"),
+        eps=op.eps,
     )
     c = _PerChannel(b, x, w)
     x_bar = _statistics_to_input(b, x_bar, x, c.column(mean), c.column(invstd), mean_bar, invstd_bar, c.n, c.column)
@@ -84,7 +84,7 @@ def layer_norm(b, op, y_bar, mean_bar, rstd_bar):
 def _statistics_to_input(b, x_bar, x, mean, invstd, mean_bar, invstd_bar, n, broadcastable):
     """x_bar + mean_bar / n - invstd_bar * invstd^2 * xhat / n, the zero terms left out."""
     if not is_zero(mean_bar):
-        x_bar = b.binary("AddOp", x_bar, b.div(broadcastable(mean_bar), b.scalar(float(n), x)))
+        x_bar = b.binary(rlx.AddOp, x_bar, b.div(broadcastable(mean_bar), b.scalar(float(n), x)))
     if not is_zero(invstd_bar):
         xhat = b.mul(b.sub(x, mean), invstd)
         coefficient = b.div(b.mul(broadcastable(invstd_bar), b.mul(invstd, invstd)), b.scalar(float(n), x))
@@ -121,13 +121,13 @@ def batch_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
     s1_bar = b.sub(c.column(gb_bar), b.div(b.mul(u, c.sum(a)), n))
     s2_bar = b.sub(c.column(gw_bar), b.div(b.mul(u, c.sum(b.mul(a, xhat))), n))
     ua = b.mul(u, a)
-    dy_bar = b.binary("AddOp", b.binary("AddOp", ua, s1_bar), b.mul(s2_bar, xhat))
+    dy_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, ua, s1_bar), b.mul(s2_bar, xhat))
     xhat_bar = b.sub(b.mul(s2_bar, dy), b.mul(ua, b.div(s2, n)))
     x_bar = b.mul(xhat_bar, invstd_c)
     mean_bar = c.vector(b.neg(c.sum(x_bar)))
     ar = c.sum(b.mul(a, r))
     w_bar = c.vector(b.mul(invstd_c, ar))
-    invstd_bar = c.vector(b.binary("AddOp", b.mul(w_c, ar), c.sum(b.mul(xhat_bar, centered))))
+    invstd_bar = c.vector(b.binary(rlx.AddOp, b.mul(w_c, ar), c.sum(b.mul(xhat_bar, centered))))
     return dy_bar, x_bar, w_bar, mean_bar, invstd_bar
 
 
@@ -158,16 +158,16 @@ def layer_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
     a = gx_bar
     m1_bar = b.neg(b.mul(rstd, row(a)))
     m2_bar = b.neg(b.mul(rstd, row(b.mul(a, xhat))))
-    g_bar = b.binary("AddOp", b.binary("AddOp", b.mul(rstd, a), b.div(m1_bar, m)), b.div(b.mul(m2_bar, xhat), m))
+    g_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, b.mul(rstd, a), b.div(m1_bar, m)), b.div(b.mul(m2_bar, xhat), m))
     xhat_bar = b.binary(
-        "AddOp", b.sub(b.div(b.mul(m2_bar, g), m), b.mul(b.mul(rstd, a), m2)), b.mul(gw_bar, dy)
+        rlx.AddOp, b.sub(b.div(b.mul(m2_bar, g), m), b.mul(b.mul(rstd, a), m2)), b.mul(gw_bar, dy)
     )
-    dy_bar = b.binary("AddOp", b.binary("AddOp", b.mul(g_bar, w), b.mul(gw_bar, xhat)), gb_bar)
+    dy_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, b.mul(g_bar, w), b.mul(gw_bar, xhat)), gb_bar)
     w_bar = b.sum_to(b.mul(g_bar, dy), w)
     x_bar = b.mul(xhat_bar, rstd)
     mean_bar = b.neg(row(x_bar))
     residual = b.sub(b.sub(g, b.div(row(g), m)), b.mul(xhat, m2))
-    rstd_bar = b.binary("AddOp", row(b.mul(a, residual)), row(b.mul(xhat_bar, centered)))
+    rstd_bar = b.binary(rlx.AddOp, row(b.mul(a, residual)), row(b.mul(xhat_bar, centered)))
     return dy_bar, x_bar, mean_bar, rstd_bar, w_bar
 
 
@@ -180,7 +180,7 @@ def batch_norm_inference(b, op, y_bar):
     rank = len(x.type.get_shape())
     per_channel = TensorType(x.type.element_type, [w.type.get_shape()[0], *([1] * (rank - 2))])
     as_channels = lambda v: b.build(rlx.ReshapeOp, [v], per_channel)  # noqa: E731  [C] -> [C, 1, ...]
-    inv = as_channels(b.unary("RsqrtOp", b.binary("AddOp", rv, b.scalar(op.geometry_value("eps"), rv))))
+    inv = as_channels(b.unary(rlx.RsqrtOp, b.binary(rlx.AddOp, rv, b.scalar(op.eps, rv))))
     w_c = as_channels(w)
     xhat = b.mul(b.sub(x, as_channels(rm)), inv)
     x_bar = b.mul(y_bar, b.mul(w_c, inv))

@@ -15,68 +15,67 @@ follow the same identities over their adaptive windows.
 
 from __future__ import annotations
 
-from rlx_mlir.autodiff.rules import ranks, vjp_rule
-from rlx_mlir.dialects import adjoint
+from rlx_mlir.autodiff.rules import vjp_rule
+from rlx_mlir.dialects import rlx
 
 
-@vjp_rule(*ranks("MaxPool{}dOp"))
+@vjp_rule(*rlx.MAX_POOL)
 def max_pool(b, op, y_bar):
     """y = max_pool(x): x_bar = max_pool_backward(x, y_bar)."""
-    return (b.like(op, "MaxPool{}dBackwardOp", [op.input, y_bar], op.input),)
+    return (b.like(op, rlx.MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
 
 
-@vjp_rule(*ranks("MaxPool{}dBackwardOp"))
+@vjp_rule(*rlx.MAX_POOL_BACKWARD)
 def max_pool_backward(b, op, dx_bar):
     """dx = max_pool_backward(x, dy), linear in dy: dy_bar = max_pool_gather(x, dx_bar); x_bar = 0 a.e."""
-    dy_bar = b.like(op, adjoint.same_rank(op, "MaxPool{}dGatherOp"), [op.input, dx_bar], op.grad_output)
+    dy_bar = b.like(op, rlx.MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
     return None, dy_bar
 
 
-@vjp_rule(*adjoint.ranks("MaxPool{}dGatherOp"))
+@vjp_rule(*rlx.MAX_POOL_GATHER)
 def max_pool_gather(b, op, g_bar):
     """g = max_pool_gather(x, z), linear in z: z_bar = max_pool_backward(x, g_bar); x_bar = 0 a.e."""
-    z_bar = b.like(op, "MaxPool{}dBackwardOp", [op.input, g_bar], op.source)
+    z_bar = b.like(op, rlx.MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
     return None, z_bar
 
 
-@vjp_rule(*ranks("AvgPool{}dOp"))
+@vjp_rule(*rlx.AVG_POOL)
 def avg_pool(b, op, y_bar):
     """y = avg_pool(x): x_bar = avg_pool_backward(y_bar)."""
-    return (b.like(op, "AvgPool{}dBackwardOp", [y_bar], op.input),)
+    return (b.like(op, rlx.AVG_POOL_BACKWARD, [y_bar], op.input),)
 
 
-@vjp_rule(*ranks("AvgPool{}dBackwardOp"))
+@vjp_rule(*rlx.AVG_POOL_BACKWARD)
 def avg_pool_backward(b, op, dx_bar):
     """dx = avg_pool_backward(dy), the transpose of avg_pool: dy_bar = avg_pool(dx_bar)."""
-    return (b.like(op, "AvgPool{}dOp", [dx_bar], op.grad_output),)
+    return (b.like(op, rlx.AVG_POOL, [dx_bar], op.grad_output),)
 
 
-@vjp_rule(*ranks("AdaptiveAvgPool{}dOp"))
+@vjp_rule(*rlx.ADAPTIVE_AVG_POOL)
 def adaptive_avg_pool(b, op, y_bar):
     """y = adaptive_avg_pool(x): x_bar = adaptive_avg_pool_backward(y_bar)."""
-    return (b.like(op, "AdaptiveAvgPool{}dBackwardOp", [y_bar], op.input),)
+    return (b.like(op, rlx.ADAPTIVE_AVG_POOL_BACKWARD, [y_bar], op.input),)
 
 
-@vjp_rule(*ranks("AdaptiveAvgPool{}dBackwardOp"))
+@vjp_rule(*rlx.ADAPTIVE_AVG_POOL_BACKWARD)
 def adaptive_avg_pool_backward(b, op, dx_bar):
     """dx = adaptive_avg_pool_backward(dy), its transpose: dy_bar = adaptive_avg_pool(dx_bar)."""
-    return (b.like(op, "AdaptiveAvgPool{}dOp", [dx_bar], op.grad_output),)
+    return (b.like(op, rlx.ADAPTIVE_AVG_POOL, [dx_bar], op.grad_output),)
 
 
-@vjp_rule(*ranks("AdaptiveMaxPool{}dOp"))
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL)
 def adaptive_max_pool(b, op, y_bar):
     """y = adaptive_max_pool(x): x_bar = adaptive_max_pool_backward(x, y_bar)."""
-    return (b.like(op, "AdaptiveMaxPool{}dBackwardOp", [op.input, y_bar], op.input),)
+    return (b.like(op, rlx.ADAPTIVE_MAX_POOL_BACKWARD, [op.input, y_bar], op.input),)
 
 
-@vjp_rule(*ranks("AdaptiveMaxPool{}dBackwardOp"))
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL_BACKWARD)
 def adaptive_max_pool_backward(b, op, dx_bar):
     """dx = adaptive_max_pool_backward(x, dy), linear in dy: dy_bar = adaptive_max_pool_gather(x, dx_bar)."""
-    gather = adjoint.same_rank(op, "AdaptiveMaxPool{}dGatherOp")
-    return None, b.like(op, gather, [op.input, dx_bar], op.grad_output)
+    return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
 
 
-@vjp_rule(*adjoint.ranks("AdaptiveMaxPool{}dGatherOp"))
+@vjp_rule(*rlx.ADAPTIVE_MAX_POOL_GATHER)
 def adaptive_max_pool_gather(b, op, g_bar):
     """g = adaptive_max_pool_gather(x, z), linear in z: z_bar = adaptive_max_pool_backward(x, g_bar)."""
-    return None, b.like(op, "AdaptiveMaxPool{}dBackwardOp", [op.input, g_bar], op.source)
+    return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_BACKWARD, [op.input, g_bar], op.source)

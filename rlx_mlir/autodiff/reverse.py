@@ -35,7 +35,14 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from rlx_mlir.autodiff.rules import RULES, VjpBuilder, is_float_tensor
-from rlx_mlir.ir import DiagnosticError, format_location
+from rlx_mlir.ir import (
+    DiagnosticError,
+    format_location,
+    make_context,
+    parse_module,
+    verify_module,
+    verify_pass_output,
+)
 
 VJP_SUFFIX = "_vjp"
 
@@ -217,8 +224,6 @@ class AutodiffPass(ModulePass):
     wrt: tuple[int, ...] | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        import rlx_mlir.autodiff.families  # noqa: F401  (registers every rule)
-
         names = (self.func,) if isinstance(self.func, str) else self.func
         if not names:
             raise DiagnosticError("autodiff: option 'func' names no function (func=NAME[,NAME...])")
@@ -234,8 +239,6 @@ def autodiff(source, func: str | Sequence[str], wrt: Sequence[int] | None = None
     An xDSL module is differentiated in a copy, as `rlx_mlir.compile` treats its input.
     Errors in the input are `DiagnosticError`s, as from `rlx-opt --autodiff`.
     """
-    from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
-
     if isinstance(source, str):
         module = parse_module(make_context(), source, "<string>")
     else:

@@ -5,11 +5,15 @@ forward values, already computed once in the VJP function) and the cotangent of 
 its results, it returns one cotangent per operand, or None where the operand gets none
 (an integer operand, or a gradient that is zero almost everywhere).
 
-    @vjp_rule(*ranks("Conv{}dOp"))
+    @vjp_rule(*rlx.CONV)
     def conv(b, op, y_bar):
-        x_bar = b.like(op, "Conv{}dBackwardInputOp", [y_bar, op.weight], op.input, kernel_size=kernel(op))
+        x_bar = b.like(op, rlx.CONV_BACKWARD_INPUT, [y_bar, op.weight], op.input, kernel_size=kernel(op))
         ...
         return x_bar, w_bar
+
+Rules are registered on op classes, as JAX registers its rules on primitives; a ranked
+family (`CONV`, a `RankedOps`) registers one rule for its every rank. Importing
+`rlx_mlir.autodiff` imports every family's rules (`autodiff.families`).
 
 Every value a rule builds is an RLX op (or an `arith.constant` splat), so the VJP
 function it helps build is differentiable again.
@@ -20,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FileLineColLoc, TensorType
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, FileLineColLoc, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.dialects.windows import RankedOps
 from rlx_mlir.ir import DiagnosticError
 
 Rule = Callable[..., Sequence[SSAValue | None]]
@@ -44,16 +49,6 @@ def vjp_rule(*op_classes: type[Operation]) -> Callable[[Rule], Rule]:
     return register
 
 
-def ranks(family: str) -> tuple[type[Operation], ...]:
-    """The 1-D, 2-D and 3-D op classes of a family: `ranks("Conv{}dOp")`."""
-    return tuple(getattr(rlx, family.format(rank)) for rank in (1, 2, 3))
-
-
-def same_rank(op: Operation, family: str) -> type[Operation]:
-    """The op class of `family` ("Conv{}dBackwardInputOp") at `op`'s spatial rank."""
-    return getattr(rlx, family.format(op.SPATIAL_RANK))
-
-
 def kernel(op: Operation) -> tuple[int, ...]:
     """The spatial kernel size of a conv or transposed conv: its weight's spatial shape."""
     return tuple(op.weight.type.get_shape()[2:])
@@ -61,8 +56,6 @@ def kernel(op: Operation) -> tuple[int, ...]:
 
 def is_float_tensor(type_: Attribute) -> bool:
     """Whether values of `type_` carry cotangents: ranked tensors of a float element type."""
-    from xdsl.dialects.builtin import AnyFloat
-
     return isinstance(type_, TensorType) and isinstance(type_.element_type, AnyFloat)
 
 
@@ -99,17 +92,29 @@ class VjpBuilder:
         return tuple(built.results)
 
     def like(
-        self, op: Operation, family: str | type[Operation], operands: Sequence[SSAValue], result: SSAValue | Attribute, **props
+        self,
+        op: Operation,
+        family: RankedOps | type[Operation] | str,
+        operands: Sequence[SSAValue],
+        result: SSAValue | Attribute,
+        **props,
     ) -> SSAValue:
-        """An op of `family` at `op`'s rank, with every property of `op` it also has, and `props`.
+        """An op of `family` (at `op`'s rank, for a `RankedOps` such as `CONV`), with every
+        property of `op` it also has, and `props`.
 
         The forward op and its adjoints share their window (stride, padding, dilation,
         groups, ceil_mode, ...) by name; `props` states what the adjoint needs beyond it
-        (the kernel size a gradient cannot see in its operands).
+        (the kernel size a gradient cannot see in its operands). A string family
+        (`"Conv{}dOp"`) is the older spelling of a `RankedOps`, still accepted.
         """
-        op_class = same_rank(op, family) if isinstance(family, str) else family
+        if isinstance(family, RankedOps):
+            op_class = family.like(op)
+        elif isinstance(family, str):
+            op_class = getattr(rlx, family.format(op.SPATIAL_RANK))
+        else:
+            op_class = family
         kinds = op_class.property_kinds()
-        shared = {name: op.geometry_value(name) for name in kinds if name in op.properties and name not in props}
+        shared = {name: op.property_value(name) for name in kinds if name in op.properties and name not in props}
         return self.build(op_class, operands, result, **shared, **props)
 
     def zeros(self, type_: Attribute) -> SSAValue:
@@ -130,8 +135,8 @@ class VjpBuilder:
         type_ = TensorType(like.type.element_type, [])
         return self._emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type_, [value])))
 
-    def binary(self, op_name: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        """`rlx.<op_name>` of a and b, broadcast as PyTorch does (`rlx.MulOp`: "MulOp").
+    def binary(self, op_class: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        """`op_class` (`rlx.MulOp`, ...) of a and b, broadcast as PyTorch does.
 
         Known zeros fold (a cotangent that is a zero splat, from an unused result or a
         rule's zero): 0 * b = a * 0 = 0 / b = 0, a + 0 = 0 + a = a - 0 = a, 0 - b = -b,
@@ -140,30 +145,31 @@ class VjpBuilder:
         which a cotangent of a finite function does not carry.
         """
         result_type = broadcast_type(a, b)
-        if op_name in ("MulOp", "DivOp") and is_zero(a) or op_name == "MulOp" and is_zero(b):
+        if op_class in (rlx.MulOp, rlx.DivOp) and is_zero(a) or op_class is rlx.MulOp and is_zero(b):
             return self.zeros(result_type)
-        if op_name in ("AddOp", "SubOp") and is_zero(b) and a.type == result_type:
+        if op_class in (rlx.AddOp, rlx.SubOp) and is_zero(b) and a.type == result_type:
             return a
-        if op_name == "AddOp" and is_zero(a) and b.type == result_type:
+        if op_class is rlx.AddOp and is_zero(a) and b.type == result_type:
             return b
-        if op_name == "SubOp" and is_zero(a) and b.type == result_type:
+        if op_class is rlx.SubOp and is_zero(a) and b.type == result_type:
             return self.neg(b)
-        return self.build(getattr(rlx, op_name), [a, b], result_type)
+        return self.build(op_class, [a, b], result_type)
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.binary("MulOp", a, b)
+        return self.binary(rlx.MulOp, a, b)
 
     def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.binary("SubOp", a, b)
+        return self.binary(rlx.SubOp, a, b)
 
     def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.binary("DivOp", a, b)
+        return self.binary(rlx.DivOp, a, b)
 
     def neg(self, a: SSAValue) -> SSAValue:
         return a if is_zero(a) else self.build(rlx.NegOp, [a], a)
 
-    def unary(self, op_name: str, a: SSAValue) -> SSAValue:
-        return self.build(getattr(rlx, op_name), [a], a)
+    def unary(self, op_class: type[Operation], a: SSAValue) -> SSAValue:
+        """`op_class` (`rlx.ExpOp`, ...) of a, of a's type."""
+        return self.build(op_class, [a], a)
 
     def sum_to(self, value: SSAValue, target: SSAValue) -> SSAValue:
         """`value` summed over the dims a broadcast to its shape stretched or added, as `target`'s shape.
@@ -187,18 +193,11 @@ class VjpBuilder:
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """a + b, the sum of two cotangents of one value (`rlx.add`)."""
-        add_op = getattr(rlx, "AddOp", None)
-        if add_op is None:
-            raise DiagnosticError(
-                "autodiff: a value used several times sums its cotangents with 'rlx.add', "
-                "which this build of the dialect lacks",
-                format_location_attr(self.location),
-            )
         if is_zero(a):
             return b
         if is_zero(b):
             return a
-        return self.build(add_op, [a, b], a)
+        return self.build(rlx.AddOp, [a, b], a)
 
 
 def is_zero(value: SSAValue | None) -> bool:

@@ -17,10 +17,10 @@ each op's docstring states its own.
 
 from __future__ import annotations
 
-from xdsl.irdl import irdl_op_definition, operand_def
+from xdsl.irdl import operand_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOp
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, rlx_op_definition
 from rlx_mlir.dialects.properties import FLOAT_TENSOR, expect_choice, float_property, string_property
 from rlx_mlir.dialects.tensors import tensor_type
 
@@ -72,27 +72,27 @@ class _HardtanhRange:
     """hardtanh's clamp range [min_val, max_val], checked once for the op and its gradient."""
 
     def verify_properties(self) -> None:
-        low, high = self.geometry_value("min_val"), self.geometry_value("max_val")
+        low, high = self.min_val, self.max_val
         if not low <= high:  # also false when either is NaN
             raise VerifyException(f"expected min_val <= max_val, got min_val {low} and max_val {high}")
 
 
 class _GeluApproximation:
     def verify_properties(self) -> None:
-        expect_choice("approximate", self.geometry_value("approximate"), GELU_APPROXIMATIONS)
+        expect_choice("approximate", self.approximate, GELU_APPROXIMATIONS)
 
 
 # -- forward -----------------------------------------------------------------------------
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ReluOp(UnaryActivationOp):
     """`y = x < 0 ? 0 : x` [relu = clamp_min(x, 0)]: NaN stays NaN, -0.0 stays -0.0."""
 
     name = "rlx.relu"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardtanhOp(_HardtanhRange, UnaryActivationOp):
     """`y = clamp(x, min_val, max_val)` [hardtanh; relu6 is hardtanh 0..6]: NaN stays NaN."""
 
@@ -104,35 +104,35 @@ class HardtanhOp(_HardtanhRange, UnaryActivationOp):
     assembly_format = f"$input {HARDTANH_RANGE} {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardswishOp(UnaryActivationOp):
     """`y = x * min(max(x + 3, 0), 6) / 6` [hardswish]; hardswish(-inf) = -inf * 0 = NaN, as in ATen."""
 
     name = "rlx.hardswish"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardsigmoidOp(UnaryActivationOp):
     """`y = min(max(x + 3, 0), 6) / 6` [hardsigmoid]."""
 
     name = "rlx.hardsigmoid"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SigmoidOp(UnaryActivationOp):
     """`y = 1 / (1 + exp(-x))` [sigmoid]."""
 
     name = "rlx.sigmoid"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SiluOp(UnaryActivationOp):
     """`y = x * sigmoid(x)` [silu]; silu(-inf) = NaN, as in ATen (-inf / inf)."""
 
     name = "rlx.silu"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class GeluOp(_GeluApproximation, UnaryActivationOp):
     """[gelu] `approximate "none"`: `y = x/2 * (1 + erf(x / sqrt(2)))`;
     `"tanh"`: `y = x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`. gelu(-inf) = NaN."""
@@ -144,7 +144,7 @@ class GeluOp(_GeluApproximation, UnaryActivationOp):
     assembly_format = f"$input (`approximate` $approximate^)? {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LeakyReluOp(UnaryActivationOp):
     """`y = x > 0 ? x : x * negative_slope` [leaky_relu]."""
 
@@ -158,7 +158,7 @@ class LeakyReluOp(UnaryActivationOp):
 # -- backward ----------------------------------------------------------------------------
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ThresholdBackwardOp(ActivationBackwardOp):
     """`dx = x <= threshold ? 0 : dy` [threshold_backward]; for relu, x may be its output.
     A NaN x passes dy."""
@@ -170,7 +170,7 @@ class ThresholdBackwardOp(ActivationBackwardOp):
     assembly_format = f"$grad_output `,` $input (`threshold` $threshold^)? {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardtanhBackwardOp(_HardtanhRange, ActivationBackwardOp):
     """`dx = min_val < x < max_val ? dy : 0` [hardtanh_backward]: 0 at either bound and at NaN."""
 
@@ -182,21 +182,21 @@ class HardtanhBackwardOp(_HardtanhRange, ActivationBackwardOp):
     assembly_format = f"$grad_output `,` $input {HARDTANH_RANGE} {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardswishBackwardOp(ActivationBackwardOp):
     """`dx = x <= -3 ? 0 : x >= 3 ? dy : dy * (x / 3 + 0.5)` [hardswish_backward]; NaN for a NaN x."""
 
     name = "rlx.hardswish_backward"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class HardsigmoidBackwardOp(ActivationBackwardOp):
     """`dx = -3 < x < 3 ? dy * (1/6 as f32) : 0` [hardsigmoid_backward]; 0 for a NaN x."""
 
     name = "rlx.hardsigmoid_backward"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SigmoidBackwardOp(ElementwiseOp):
     """`dx = dy * (1 - y) * y` [sigmoid_backward], `y` being the sigmoid's OUTPUT."""
 
@@ -208,14 +208,14 @@ class SigmoidBackwardOp(ElementwiseOp):
     assembly_format = f"$grad_output `,` $output {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SiluBackwardOp(ActivationBackwardOp):
     """`dx = dy * s * (1 + x * (1 - s))`, `s = sigmoid(x)` [silu_backward]; NaN at x = +-inf, as in ATen."""
 
     name = "rlx.silu_backward"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class GeluBackwardOp(_GeluApproximation, ActivationBackwardOp):
     """`dx = dy * gelu'(x)` [gelu_backward] for either `approximate`; NaN at x = +-inf, as in ATen."""
 
@@ -226,7 +226,7 @@ class GeluBackwardOp(_GeluApproximation, ActivationBackwardOp):
     assembly_format = f"$grad_output `,` $input (`approximate` $approximate^)? {SIGNATURE}"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LeakyReluBackwardOp(ActivationBackwardOp):
     """`dx = x > 0 ? dy : dy * negative_slope` [leaky_relu_backward, self_is_result=false]."""
 

@@ -24,9 +24,8 @@ from xdsl.irdl import operand_def
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, expect_same_batch
-from rlx_mlir.dialects.properties import FLOAT_TENSOR
+from rlx_mlir.dialects.properties import FLOAT_TENSOR, sizes_property
 from rlx_mlir.dialects.tensors import format_shape
-from rlx_mlir.dialects.properties import sizes_property
 from rlx_mlir.dialects.windows import (
     MAX_POOL_WINDOW,
     SPATIAL_RANKS,
@@ -64,7 +63,8 @@ class MaxPoolNdGatherOp(MaxPoolWindowOp):
         self.expect_result_shape((x[0], x[1], *window.output_size(x[2:])))
 
 
-MaxPool1dGatherOp, MaxPool2dGatherOp, MaxPool3dGatherOp = for_ranks(MaxPoolNdGatherOp, "rlx.max_pool{}d_gather")
+MAX_POOL_GATHER = for_ranks(MaxPoolNdGatherOp, "rlx.max_pool{}d_gather")
+MaxPool1dGatherOp, MaxPool2dGatherOp, MaxPool3dGatherOp = MAX_POOL_GATHER
 
 
 class AdaptiveMaxPoolNdGatherOp(SpatialOp):
@@ -90,9 +90,8 @@ class AdaptiveMaxPoolNdGatherOp(SpatialOp):
         self.expect_result_shape((x[0], x[1], *g[2:]))
 
 
-AdaptiveMaxPool1dGatherOp, AdaptiveMaxPool2dGatherOp, AdaptiveMaxPool3dGatherOp = for_ranks(
-    AdaptiveMaxPoolNdGatherOp, "rlx.adaptive_max_pool{}d_gather"
-)
+ADAPTIVE_MAX_POOL_GATHER = for_ranks(AdaptiveMaxPoolNdGatherOp, "rlx.adaptive_max_pool{}d_gather")
+AdaptiveMaxPool1dGatherOp, AdaptiveMaxPool2dGatherOp, AdaptiveMaxPool3dGatherOp = ADAPTIVE_MAX_POOL_GATHER
 
 
 class Col2imNdOp(WindowOp):
@@ -127,20 +126,24 @@ class Col2imNdOp(WindowOp):
             )
 
 
-Col2im1dOp, Col2im2dOp, Col2im3dOp = for_ranks(Col2imNdOp, "rlx.col2im{}d")
+COL2IM = for_ranks(Col2imNdOp, "rlx.col2im{}d")
+Col2im1dOp, Col2im2dOp, Col2im3dOp = COL2IM
 
 
 def ranks(family: str) -> tuple[type[SpatialOp], ...]:
-    """The 1-D, 2-D and 3-D ops of one of this module's families: `ranks("MaxPool{}dGatherOp")`."""
+    """The 1-D, 2-D and 3-D ops of one of this module's families: `ranks("MaxPool{}dGatherOp")`.
+
+    The older spelling of `MAX_POOL_GATHER.ops`, kept for the callers that still name a family by string.
+    """
     return tuple(globals()[family.format(rank)] for rank in SPATIAL_RANKS)
 
 
 def same_rank(op: SpatialOp, family: str) -> type[SpatialOp]:
-    """The op of `family` at `op`'s spatial rank."""
+    """The op of `family` at `op`'s spatial rank (`MAX_POOL_GATHER.like(op)`, by string)."""
     return globals()[family.format(op.SPATIAL_RANK)]
 
 
 FORWARD_OPS = ()
-BACKWARD_OPS = (*ranks("MaxPool{}dGatherOp"), *ranks("AdaptiveMaxPool{}dGatherOp"), *ranks("Col2im{}dOp"))
+BACKWARD_OPS = (*MAX_POOL_GATHER, *ADAPTIVE_MAX_POOL_GATHER, *COL2IM)
 """The gathers are lowered by `decompose-backward` (`transforms.adjoint.patterns()`), with
 the max-pool gradients whose argmax they share."""

@@ -7,7 +7,10 @@ most ops have (an op with several, integer or variadic results declares its own 
 `RlxOpBase`). The base derives the rest from that one definition:
 - `build_with(operands, result_type, **geometry)` builds from Python values, filling in the
   defaults;
-- `geometry_value(name)` reads a property back as a Python value;
+- each property field reads as its Python value (`op.eps`, a float), once the op class is
+  made with `rlx_op_definition` (xDSL's `irdl_op_definition`, then `PropertyValue`
+  accessors); `property_value(name)` reads one by name (`geometry_value` is its older
+  name, kept for the window geometry);
 - verification explains a wrong property or mixed float element types (of the values
   declared `FLOAT_TENSOR`, which share `T`) in words before xDSL's
   generic constraint check runs, then checks the dynamic dimensions and hands the op's
@@ -21,11 +24,18 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, ParamAttrConstraint, VerificationContext, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    ParamAttrConstraint,
+    VerificationContext,
+    irdl_op_definition,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.properties import ELEMENT_TYPE, FLOAT_TENSOR, PropertyKind
+from rlx_mlir.dialects.properties import ELEMENT_TYPE, FLOAT_TENSOR, PropertyKind, PropertyValue
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, tensor_type
 from rlx_mlir.geometry import GeometryError
 
@@ -122,8 +132,13 @@ class RlxOpBase(IRDLOperation):
         result_types = list(result_type) if isinstance(result_type, Sequence) else [result_type]
         return cls(operands=list(operands), result_types=result_types, properties=properties)
 
-    def geometry_value(self, name: str):
+    def property_value(self, name: str):
+        """The property `name` (as the custom form spells it) as its Python value."""
         return self.property_kinds()[name].from_attribute(self.properties[name])
+
+    def geometry_value(self, name: str):
+        """`property_value`, by the name the window geometry's readers know."""
+        return self.property_value(name)
 
     # -- verification -------------------------------------------------------------------
 
@@ -135,18 +150,22 @@ class RlxOpBase(IRDLOperation):
         """Say which property or type is wrong, in words, before xDSL's constraints do.
 
         xDSL's own checks report `Expected attribute i64 but got i32` or
-        `attribute f32 expected from variable 'T'` without naming the property. The element
-        types are checked by the op's own constraint `T`, in the order of the custom form's
-        parser, so that a generic and a custom form get the same message.
+        `attribute f32 expected from variable 'T'` without naming the property. Each
+        property is checked by its kind (`PropertyKind.check`). A discardable attribute of a
+        property's name (`attributes {groups = 2}` in the custom form) is refused too: xDSL
+        keeps it beside the property and ignores it, where MLIR would read it as the
+        property. The element types are checked by the op's own constraint `T`, in the
+        order of the custom form's parser, so that a generic and a custom form get the same
+        message.
         """
         for name, kind in self.property_kinds().items():
-            attr = self.properties.get(name)
-            if attr is None:
-                raise VerifyException(f"expected the property '{name}' ({kind.expected})")
-            try:
-                kind.constraint.verify(attr, VerificationContext())
-            except VerifyException:
-                raise VerifyException(f"expected '{name}' to be {kind.expected}, got {attr}") from None
+            kind.check(name, self.properties.get(name))
+            if name in self.attributes:
+                kind.check(name, self.attributes[name])
+                raise VerifyException(
+                    f"expected '{name}' as a property (the custom form's `{name}`), "
+                    f"got a discardable attribute {name} = {self.attributes[name]} beside it"
+                )
         element_types = VerificationContext()
         float_typed = self.float_typed_names()
         for name, value in self.named_values():
@@ -227,6 +246,17 @@ class RlxOp(RlxOpBase):
     """An RLX op with one float result of its operands' element type (most of them)."""
 
     result = result_def(FLOAT_TENSOR)
+
+
+def rlx_op_definition(cls: type[RlxOpBase]) -> type[RlxOpBase]:
+    """xDSL's `irdl_op_definition`, with each property field read as its Python value (`PropertyValue`)."""
+    irdl_op_definition(cls)
+    definition = cls.get_irdl_definition()
+    for field, (prop_name, what) in definition.accessor_names.items():
+        if what == "property":
+            declared = definition.properties[prop_name]
+            setattr(cls, field, PropertyValue(prop_name, PropertyKind.of(declared.constr), declared.default_value))
+    return cls
 
 
 def declares_element_type(constraint: object) -> bool:

@@ -74,8 +74,8 @@ class ComposePermutes(RewritePattern):
         inner = op.operands[0].owner
         if type(inner) is not type(op):
             return
-        inner_dims = inner.geometry_value("dims")
-        dims = [inner_dims[d] for d in op.geometry_value("dims")]
+        inner_dims = inner.dims
+        dims = [inner_dims[d] for d in op.dims]
         rewriter.replace(op, _located(type(op).build_with([inner.operands[0]], op.results[0].type, dims=dims), op))
 
 
@@ -84,7 +84,7 @@ class IdentityPermute(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         assert isinstance(op, RlxOpBase)
-        dims = list(op.geometry_value("dims"))
+        dims = list(op.dims)
         if dims == list(range(len(dims))):
             rewriter.replace(op, [], [op.operands[0]])
 

@@ -49,7 +49,8 @@ class ConvNdOp(ConvWindowOp):
         self.expect_result_shape((x[0], w[0], *out))
 
 
-Conv1dOp, Conv2dOp, Conv3dOp = for_ranks(ConvNdOp, "rlx.conv{}d")
+CONV = for_ranks(ConvNdOp, "rlx.conv{}d")
+Conv1dOp, Conv2dOp, Conv3dOp = CONV
 
 
 class ConvTransposeNdOp(ConvWindowOp):
@@ -83,7 +84,8 @@ class ConvTransposeNdOp(ConvWindowOp):
         self.expect_result_shape((x[0], w[1] * groups, *out))
 
 
-ConvTranspose1dOp, ConvTranspose2dOp, ConvTranspose3dOp = for_ranks(ConvTransposeNdOp, "rlx.conv_transpose{}d")
+CONV_TRANSPOSE = for_ranks(ConvTransposeNdOp, "rlx.conv_transpose{}d")
+ConvTranspose1dOp, ConvTranspose2dOp, ConvTranspose3dOp = CONV_TRANSPOSE
 
 
 class Im2colNdOp(WindowOp):
@@ -110,7 +112,8 @@ class Im2colNdOp(WindowOp):
         self.expect_result_shape((rows, x[1] * math.prod(window.kernel)))
 
 
-Im2col1dOp, Im2colOp, Im2col3dOp = for_ranks(Im2colNdOp, "rlx.im2col{}d", renamed={2: ("rlx.im2col", "Im2colOp")})
+IM2COL = for_ranks(Im2colNdOp, "rlx.im2col{}d", renamed={2: ("rlx.im2col", "Im2colOp")})
+Im2col1dOp, Im2colOp, Im2col3dOp = IM2COL
 
 
 def _expect_grad_output_size(got, expected, input_spatial, of: str) -> None:
@@ -155,9 +158,8 @@ class ConvNdBackwardWeightOp(WeightGradientOp):
         self.expect_result_shape((dy[1], x[1] // groups, *window.kernel))
 
 
-Conv1dBackwardWeightOp, Conv2dBackwardWeightOp, Conv3dBackwardWeightOp = for_ranks(
-    ConvNdBackwardWeightOp, "rlx.conv{}d_backward_weight"
-)
+CONV_BACKWARD_WEIGHT = for_ranks(ConvNdBackwardWeightOp, "rlx.conv{}d_backward_weight")
+Conv1dBackwardWeightOp, Conv2dBackwardWeightOp, Conv3dBackwardWeightOp = CONV_BACKWARD_WEIGHT
 
 
 def _expect_kernel_is_weight(window, w) -> None:
@@ -196,9 +198,8 @@ class ConvNdBackwardInputOp(ConvGradientWindowOp):
         window.solved_output_padding(dy[2:], dx[2:])
 
 
-Conv1dBackwardInputOp, Conv2dBackwardInputOp, Conv3dBackwardInputOp = for_ranks(
-    ConvNdBackwardInputOp, "rlx.conv{}d_backward_input"
-)
+CONV_BACKWARD_INPUT = for_ranks(ConvNdBackwardInputOp, "rlx.conv{}d_backward_input")
+Conv1dBackwardInputOp, Conv2dBackwardInputOp, Conv3dBackwardInputOp = CONV_BACKWARD_INPUT
 
 
 class ConvTransposeNdBackwardInputOp(ConvWindowOp):
@@ -227,8 +228,9 @@ class ConvTransposeNdBackwardInputOp(ConvWindowOp):
         self.window().solved_transpose_output_padding(dx[2:], dy[2:])
 
 
-ConvTranspose1dBackwardInputOp, ConvTranspose2dBackwardInputOp, ConvTranspose3dBackwardInputOp = for_ranks(
-    ConvTransposeNdBackwardInputOp, "rlx.conv_transpose{}d_backward_input"
+CONV_TRANSPOSE_BACKWARD_INPUT = for_ranks(ConvTransposeNdBackwardInputOp, "rlx.conv_transpose{}d_backward_input")
+ConvTranspose1dBackwardInputOp, ConvTranspose2dBackwardInputOp, ConvTranspose3dBackwardInputOp = (
+    CONV_TRANSPOSE_BACKWARD_INPUT
 )
 
 
@@ -243,6 +245,7 @@ class ConvTransposeNdBackwardWeightOp(WeightGradientOp):
         self.expect_result_shape((x[1], dy[1] // groups, *window.kernel))
 
 
-ConvTranspose1dBackwardWeightOp, ConvTranspose2dBackwardWeightOp, ConvTranspose3dBackwardWeightOp = for_ranks(
-    ConvTransposeNdBackwardWeightOp, "rlx.conv_transpose{}d_backward_weight"
+CONV_TRANSPOSE_BACKWARD_WEIGHT = for_ranks(ConvTransposeNdBackwardWeightOp, "rlx.conv_transpose{}d_backward_weight")
+ConvTranspose1dBackwardWeightOp, ConvTranspose2dBackwardWeightOp, ConvTranspose3dBackwardWeightOp = (
+    CONV_TRANSPOSE_BACKWARD_WEIGHT
 )

@@ -26,11 +26,11 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IntegerType, Signedness
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Commutative
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOp, RlxOpBase
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, RlxOpBase, rlx_op_definition
 from rlx_mlir.dialects.canonicalization import CommutativeCanonicalization
 from rlx_mlir.dialects.properties import (
     ANY_TENSOR,
@@ -149,7 +149,7 @@ class BinaryOp(_TypedArithmetic):
         self.expect_result_shape(shape)
 
 
-@irdl_op_definition
+@rlx_op_definition
 class AddOp(BinaryOp):
     """`lhs + rhs` [add.Tensor with alpha 1]; integers wrap."""
 
@@ -157,14 +157,14 @@ class AddOp(BinaryOp):
     traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SubOp(BinaryOp):
     """`lhs - rhs` [sub.Tensor with alpha 1]."""
 
     name = "rlx.sub"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class MulOp(BinaryOp):
     """`lhs * rhs` [mul.Tensor]."""
 
@@ -172,7 +172,7 @@ class MulOp(BinaryOp):
     traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
-@irdl_op_definition
+@rlx_op_definition
 class DivOp(BinaryOp):
     """`lhs / rhs` [div.Tensor], IEEE division: x/0 = +-inf, 0/0 = nan; float only
     (PyTorch's true division of integers returns floats, which the importer converts)."""
@@ -181,7 +181,7 @@ class DivOp(BinaryOp):
     INTEGERS: ClassVar[bool] = False
 
 
-@irdl_op_definition
+@rlx_op_definition
 class MaximumOp(BinaryOp):
     """`max(lhs, rhs)` [maximum]: NaN if either is NaN."""
 
@@ -189,7 +189,7 @@ class MaximumOp(BinaryOp):
     traits = traits_def(Commutative(), CommutativeCanonicalization())
 
 
-@irdl_op_definition
+@rlx_op_definition
 class MinimumOp(BinaryOp):
     """`min(lhs, rhs)` [minimum]: NaN if either is NaN."""
 
@@ -214,56 +214,56 @@ class UnaryOp(RlxOp):
         self.expect_result_shape(shape_of(self.input))
 
 
-@irdl_op_definition
+@rlx_op_definition
 class NegOp(UnaryOp):
     """`-x` [neg]."""
 
     name = "rlx.neg"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ExpOp(UnaryOp):
     """`e**x` [exp]."""
 
     name = "rlx.exp"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LogOp(UnaryOp):
     """`ln x` [log]: -inf at 0, nan below."""
 
     name = "rlx.log"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SqrtOp(UnaryOp):
     """`sqrt(x)` [sqrt]: nan below 0, -0 at -0."""
 
     name = "rlx.sqrt"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class RsqrtOp(UnaryOp):
     """`1 / sqrt(x)` [rsqrt]: inf at 0."""
 
     name = "rlx.rsqrt"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class AbsOp(UnaryOp):
     """`|x|` [abs]."""
 
     name = "rlx.abs"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class TanhOp(UnaryOp):
     """`tanh(x)` [tanh]."""
 
     name = "rlx.tanh"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ErfOp(UnaryOp):
     """`erf(x)` [erf]."""
 
@@ -283,7 +283,7 @@ class _Reduction:
     """`dims` (non-empty, sorted, unique, within the rank) and `keepdim` (false)."""
 
     def reduced_dims(self) -> tuple[int, ...]:
-        return tuple(self.geometry_value("dims"))  # type: ignore[attr-defined]
+        return self.dims  # type: ignore[attr-defined]
 
     def verify_reduction(self) -> None:
         shape = shape_of(self.input)  # type: ignore[attr-defined]
@@ -297,10 +297,10 @@ class _Reduction:
                 f"expected 'dims' within [0, {len(shape)}) (the input's rank {len(shape)}, "
                 f"negative dims normalized), got {list(dims)}"
             )
-        self.expect_result_shape(reduced_shape(shape, dims, self.geometry_value("keepdim")))  # type: ignore[attr-defined]
+        self.expect_result_shape(reduced_shape(shape, dims, self.keepdim))  # type: ignore[attr-defined]
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SumOp(_Reduction, _TypedArithmetic):
     """`sum over dims of input` [sum.dim_IntList]; floats or integers (of one type, in and out)."""
 
@@ -318,7 +318,7 @@ class SumOp(_Reduction, _TypedArithmetic):
         self.verify_reduction()
 
 
-@irdl_op_definition
+@rlx_op_definition
 class MeanOp(_Reduction, RlxOp):
     """`sum over dims of input / prod(reduced sizes)` [mean.dim]; float only, NaN if empty."""
 
@@ -337,7 +337,7 @@ class MeanOp(_Reduction, RlxOp):
 # -- addmm ----------------------------------------------------------------------------
 
 
-@irdl_op_definition
+@rlx_op_definition
 class AddmmOp(RlxOp):
     """`beta * bias + alpha * (lhs @ rhs)` [addmm]: lhs [M, K], rhs [K, N], bias
     broadcastable to [M, N]. With beta 0 the bias is not read, with alpha 0 the product is

@@ -22,13 +22,13 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def, var_operand_def, var_result_def
+from xdsl.irdl import operand_def, result_def, traits_def, var_operand_def, var_result_def
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase
+from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
 from rlx_mlir.dialects.canonicalization import PermuteCanonicalization, ReshapeCanonicalization
-from rlx_mlir.dialects.properties import ANY_TENSOR, INT, SIZES, int_property
+from rlx_mlir.dialects.properties import ANY_TENSOR, int_property, sizes_property
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of, tensor_type
 
 
@@ -91,7 +91,7 @@ def _leading_dynamic(*shapes: Sequence[int]) -> bool:
     return all(shape and is_dynamic(shape[0]) for shape in shapes)
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ReshapeOp(LayoutOp):
     """`y = x.view(result shape)` (view, _unsafe_view, squeeze, unsqueeze, flatten): the same
     elements in row-major order, the result type giving the new shape; 0-d <-> [1] included."""
@@ -119,7 +119,7 @@ class ReshapeOp(LayoutOp):
             )
 
 
-@irdl_op_definition
+@rlx_op_definition
 class PermuteOp(LayoutOp):
     """`y = x.permute(dims)` (permute, t, transpose): result axis k is input axis dims[k]."""
 
@@ -127,13 +127,13 @@ class PermuteOp(LayoutOp):
 
     input = operand_def(ANY_TENSOR)
     result = result_def(ANY_TENSOR)
-    dims = prop_def(SIZES.constraint)
+    dims = sizes_property()
     traits = traits_def(PermuteCanonicalization())
 
     assembly_format = f"$input `dims` $dims {SIGNATURE}"
 
     def permutation(self) -> tuple[int, ...]:
-        return self.geometry_value("dims")
+        return self.dims
 
     def verify_layout(self) -> None:
         x = shape_of(self.input)
@@ -148,7 +148,7 @@ class PermuteOp(LayoutOp):
         self.expect_shape(self.result, "result", [x[d] for d in dims], f"the input permuted by {list(dims)}")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ExpandOp(LayoutOp):
     """`y = x.expand(result shape)` (expand): x's dims align with the result's trailing
     dims; each is the result's size or 1 (stretched); the result may add leading dims."""
@@ -187,14 +187,13 @@ class SliceGeometryOp(LayoutOp):
     """`start:end:step` along `dim`, normalized as ATen's slice.Tensor leaves it:
     0 <= start <= end <= size, step >= 1."""
 
-    dim = prop_def(INT.constraint)
-    start = prop_def(INT.constraint)
-    end = prop_def(INT.constraint)
+    dim = int_property()
+    start = int_property()
+    end = int_property()
     step = int_property(default=1)
 
     def geometry(self) -> tuple[int, int, int, int]:
-        dim, start, end, step = (self.geometry_value(name) for name in ("dim", "start", "end", "step"))
-        return dim, start, end, step
+        return self.dim, self.start, self.end, self.step
 
     def verify_slice(self, full_name: str, part_name: str) -> None:
         """The value `part_name` is `full_name` sliced: same rank, the sliced size on `dim`, the rest alike."""
@@ -222,7 +221,7 @@ class SliceGeometryOp(LayoutOp):
 SLICE = "`dim` $dim `start` $start `end` $end (`step` $step^)?"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SliceOp(SliceGeometryOp):
     """`y = x[..., start:end:step, ...]` along `dim` (slice.Tensor after normalization);
     the result size on dim is ceil((end - start) / step), possibly 0."""
@@ -238,7 +237,7 @@ class SliceOp(SliceGeometryOp):
         self.verify_slice("input", "result")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SliceBackwardOp(SliceGeometryOp):
     """`dx` of `y = rlx.slice(x)` (slice_backward): zeros of x's shape (the result type),
     with dy at the sliced positions `start:end:step` along `dim`."""
@@ -254,7 +253,7 @@ class SliceBackwardOp(SliceGeometryOp):
         self.verify_slice("result", "grad_output")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class ConcatOp(LayoutOp):
     """`y = torch.cat(inputs, dim)` (cat): the inputs one after another along `dim`; they
     agree on every other dim, and y's dim is the sum of theirs."""
@@ -263,7 +262,7 @@ class ConcatOp(LayoutOp):
 
     inputs = var_operand_def(ANY_TENSOR)
     result = result_def(ANY_TENSOR)
-    dim = prop_def(INT.constraint)
+    dim = int_property()
 
     assembly_format = f"$inputs `dim` $dim {SIGNATURE}"
 
@@ -281,7 +280,7 @@ class ConcatOp(LayoutOp):
     def verify_layout(self) -> None:
         if not self.inputs:
             raise VerifyException("expected at least one input to concatenate")
-        dim = self.geometry_value("dim")
+        dim = self.dim
         shapes = [shape_of(v) for v in self.inputs]
         rank = len(shapes[0])
         self.expect_dim(dim, rank)
@@ -299,7 +298,7 @@ class ConcatOp(LayoutOp):
         self.expect_shape(self.result, "result", expected, f"the inputs concatenated along dim {dim}")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SplitOp(LayoutOp):
     """`ys = x.split_with_sizes(sizes, dim)` (split_with_sizes): result k is x's
     `[sum(sizes[:k]), sum(sizes[:k+1]))` along `dim`; the sizes sum to x's dim."""
@@ -308,8 +307,8 @@ class SplitOp(LayoutOp):
 
     input = operand_def(ANY_TENSOR)
     pieces = var_result_def(ANY_TENSOR)
-    dim = prop_def(INT.constraint)
-    sizes = prop_def(SIZES.constraint)
+    dim = int_property()
+    sizes = sizes_property()
 
     assembly_format = f"$input `dim` $dim `sizes` $sizes {SIGNATURE}"
 
@@ -327,8 +326,7 @@ class SplitOp(LayoutOp):
 
     def verify_layout(self) -> None:
         x = shape_of(self.input)
-        dim = self.geometry_value("dim")
-        sizes = self.geometry_value("sizes")
+        dim, sizes = self.dim, self.sizes
         self.expect_dim(dim, len(x))
         self.expect_static_leading_unless(dim != 0, "a split carries a dynamic dim only when it splits another dim")
         if any(size < 0 for size in sizes):

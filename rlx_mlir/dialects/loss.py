@@ -22,14 +22,13 @@ target). Class weights are an operand (the importer passes ones when PyTorch has
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType, i64
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOp, RlxOpBase
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, RlxOpBase, rlx_op_definition
 from rlx_mlir.dialects.properties import (
     FLOAT_TENSOR,
     I64_TENSOR,
-    INT,
     expect_choice,
     int_property,
     string_property,
@@ -70,17 +69,17 @@ class _SoftmaxForward(RlxOp):
     """`y = f(x)` along axis `dim` of `x` (rank >= 1); y has x's shape."""
 
     input = operand_def(FLOAT_TENSOR)
-    dim = prop_def(INT.constraint)
+    dim = int_property()
 
     assembly_format = f"$input `dim` $dim {SIGNATURE}"
 
     def verify_shapes(self) -> None:
         x = _expect_ranked(self.input, "input")
-        _expect_dim(self.geometry_value("dim"), x, "input")
+        _expect_dim(self.dim, x, "input")
         self.expect_result_shape(x)
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LogSoftmaxOp(_SoftmaxForward):
     """`y = x - m - log(sum_dim exp(x - m))`, `m = max_dim x` [_log_softmax].
 
@@ -92,7 +91,7 @@ class LogSoftmaxOp(_SoftmaxForward):
     name = "rlx.log_softmax"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SoftmaxOp(_SoftmaxForward):
     """`y = exp(x - m) / sum_dim exp(x - m)`, `m = max_dim x` [_softmax]; -inf entries give 0,
     a row of only -inf (or with a +inf or NaN) is NaN, as in PyTorch."""
@@ -105,7 +104,7 @@ class _SoftmaxBackward(RlxOp):
 
     grad_output = operand_def(FLOAT_TENSOR)
     output = operand_def(FLOAT_TENSOR)
-    dim = prop_def(INT.constraint)
+    dim = int_property()
 
     assembly_format = f"$grad_output `,` $output `dim` $dim {SIGNATURE}"
 
@@ -113,18 +112,18 @@ class _SoftmaxBackward(RlxOp):
         dy = _expect_ranked(self.grad_output, "grad_output")
         y = shape_of(self.output)
         _expect_same_shape(dy, "grad_output", y, "output")
-        _expect_dim(self.geometry_value("dim"), dy, "grad_output")
+        _expect_dim(self.dim, dy, "grad_output")
         self.expect_result_shape(dy)
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LogSoftmaxBackwardOp(_SoftmaxBackward):
     """`dx = dy - exp(y) * sum_dim(dy)`, y = log_softmax(x) [_log_softmax_backward_data]."""
 
     name = "rlx.log_softmax_backward"
 
 
-@irdl_op_definition
+@rlx_op_definition
 class SoftmaxBackwardOp(_SoftmaxBackward):
     """`dx = y * (dy - sum_dim(dy * y))`, y = softmax(x) [_softmax_backward_data]."""
 
@@ -148,10 +147,6 @@ class _NllLossShapes(RlxOpBase):
             raise VerifyException(f"expected the target to be a tensor of i64 class indices, got {target}")
         super().verify(verify_nested_ops)
 
-    def reduction(self) -> str:
-        reduction = self.geometry_value("reduction")
-        expect_choice("reduction", reduction, REDUCTIONS)
-        return reduction
 
     def check_input_target_weight(self) -> tuple[int, ...]:
         """The input's shape, with the target and weight checked against it."""
@@ -177,7 +172,8 @@ class _NllLossShapes(RlxOpBase):
 
     def loss_shape(self, logp: tuple[int, ...]) -> tuple[int, ...]:
         """The loss's shape: the target's for "none" on a batched input, else 0-d."""
-        return (logp[0], *logp[2:]) if self.reduction() == "none" and len(logp) >= 2 else ()
+        expect_choice("reduction", self.reduction, REDUCTIONS)
+        return (logp[0], *logp[2:]) if self.reduction == "none" and len(logp) >= 2 else ()
 
     def batched_values(self) -> set[str]:
         # An unbatched input's only axis is its classes, which the weight fixes.
@@ -190,7 +186,7 @@ def _expect_scalar(value, name: str) -> None:
         raise VerifyException(f"expected the {name} to be 0-d, got {value.type}")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class NllLossOp(_NllLossShapes):
     """`(loss, total_weight)` of log-probabilities `input` and class indices `target` [nll_loss_forward, nll_loss2d_forward].
 
@@ -214,7 +210,7 @@ class NllLossOp(_NllLossShapes):
     input = operand_def(FLOAT_TENSOR)
     target = operand_def(I64_TENSOR)
     weight = operand_def(FLOAT_TENSOR)
-    reduction_ = string_property("mean", prop_name="reduction")
+    reduction = string_property("mean")
     ignore_index = int_property(-100)
 
     loss = result_def(FLOAT_TENSOR)
@@ -231,12 +227,12 @@ class NllLossOp(_NllLossShapes):
         if tuple(got) != expected:
             raise VerifyException(
                 f"expected the loss to have shape {_listed(expected)} (reduction "
-                f"\"{self.reduction()}\" of input {_listed(logp)}), got {_listed(got)}"
+                f"\"{self.reduction}\" of input {_listed(logp)}), got {_listed(got)}"
             )
         _expect_scalar(self.total_weight, "total_weight")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class NllLossBackwardOp(_NllLossShapes):
     """`dinput` of `rlx.nll_loss` [nll_loss_backward, nll_loss2d_backward].
 
@@ -254,7 +250,7 @@ class NllLossBackwardOp(_NllLossShapes):
     target = operand_def(I64_TENSOR)
     weight = operand_def(FLOAT_TENSOR)
     total_weight = operand_def(FLOAT_TENSOR)
-    reduction_ = string_property("mean", prop_name="reduction")
+    reduction = string_property("mean")
     ignore_index = int_property(-100)
 
     result = result_def(FLOAT_TENSOR)
@@ -271,7 +267,7 @@ class NllLossBackwardOp(_NllLossShapes):
         if tuple(got) != expected:
             raise VerifyException(
                 f"expected the grad_output to have shape {_listed(expected)} (the loss of "
-                f"reduction \"{self.reduction()}\" of input {_listed(logp)}), got {_listed(got)}"
+                f"reduction \"{self.reduction}\" of input {_listed(logp)}), got {_listed(got)}"
             )
         _expect_scalar(self.total_weight, "total_weight")
         self.expect_result_shape(logp)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from xdsl.irdl import irdl_op_definition, operand_def
+from xdsl.irdl import operand_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOp, expect_same_batch
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, expect_same_batch, rlx_op_definition
 from rlx_mlir.dialects.properties import FLOAT_TENSOR
 from rlx_mlir.dialects.tensors import tensor_type
 
 
-@irdl_op_definition
+@rlx_op_definition
 class MatmulOp(RlxOp):
     """`[M,K] x [K,N] -> [M,N]`, or batched `[B,M,K] x [B,K,N] -> [B,M,N]`."""
 

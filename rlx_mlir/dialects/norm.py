@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.irdl import irdl_op_definition, operand_def, result_def
+from xdsl.irdl import operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase
+from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
 from rlx_mlir.dialects.properties import FLOAT_TENSOR, float_property, int_property
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of
 
@@ -77,7 +77,7 @@ class _BatchNormOp(_NormOp):
             self.expect_shape(name, (channels,), "one value per channel of the input")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class BatchNormOp(_BatchNormOp):
     """Training-mode batch norm [_native_batch_norm_legit_functional(training=True)].
 
@@ -121,7 +121,7 @@ class BatchNormOp(_BatchNormOp):
         self.expect_channels(("save_mean", "save_invstd", "new_running_mean", "new_running_var"), x[1])
 
 
-@irdl_op_definition
+@rlx_op_definition
 class BatchNormInferenceOp(_BatchNormOp):
     """Eval-mode batch norm [_native_batch_norm_legit_no_training]: its output only.
 
@@ -153,7 +153,7 @@ class BatchNormInferenceOp(_BatchNormOp):
         self.expect_shape("result", x, "the input's shape")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class BatchNormBackwardOp(_BatchNormOp):
     """Gradients of training-mode batch norm [native_batch_norm_backward(train=True)].
 
@@ -232,7 +232,7 @@ def stat_shape(x: Sequence[int], k: int) -> tuple[int, ...]:
     return (*x[: len(x) - k], *(1,) * k)
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LayerNormOp(_LayerNormOp):
     """Layer norm [native_layer_norm] over the last k = normalized_rank axes.
 
@@ -259,7 +259,7 @@ class LayerNormOp(_LayerNormOp):
     )
 
     def normalized_axes(self) -> int:
-        return self.geometry_value("normalized_rank")
+        return self.normalized_rank
 
     def verify_shapes(self) -> None:
         k = self.normalized_axes()
@@ -268,7 +268,7 @@ class LayerNormOp(_LayerNormOp):
         self.expect_shape("result", x, "the input's shape")
 
 
-@irdl_op_definition
+@rlx_op_definition
 class LayerNormBackwardOp(_LayerNormOp):
     """Gradients of layer norm [native_layer_norm_backward]; k is the weight's rank.
 

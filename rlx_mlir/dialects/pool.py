@@ -44,7 +44,8 @@ class MaxPoolNdOp(_ForwardPool, MaxPoolWindowOp):
     assembly_format = f"$input {MAX_POOL_WINDOW} {SIGNATURE}"
 
 
-MaxPool1dOp, MaxPool2dOp, MaxPool3dOp = for_ranks(MaxPoolNdOp, "rlx.max_pool{}d")
+MAX_POOL = for_ranks(MaxPoolNdOp, "rlx.max_pool{}d")
+MaxPool1dOp, MaxPool2dOp, MaxPool3dOp = MAX_POOL
 
 
 class AvgPoolNdOp(_ForwardPool, AvgPoolWindowOp):
@@ -55,7 +56,8 @@ class AvgPoolNdOp(_ForwardPool, AvgPoolWindowOp):
     assembly_format = f"$input {AVG_POOL_WINDOW} {SIGNATURE}"
 
 
-AvgPool1dOp, AvgPool2dOp, AvgPool3dOp = for_ranks(AvgPoolNdOp, "rlx.avg_pool{}d")
+AVG_POOL = for_ranks(AvgPoolNdOp, "rlx.avg_pool{}d")
+AvgPool1dOp, AvgPool2dOp, AvgPool3dOp = AVG_POOL
 
 
 class MaxPoolNdBackwardOp(MaxPoolWindowOp):
@@ -79,9 +81,8 @@ class MaxPoolNdBackwardOp(MaxPoolWindowOp):
         self.expect_result_shape(x)
 
 
-MaxPool1dBackwardOp, MaxPool2dBackwardOp, MaxPool3dBackwardOp = for_ranks(
-    MaxPoolNdBackwardOp, "rlx.max_pool{}d_backward"
-)
+MAX_POOL_BACKWARD = for_ranks(MaxPoolNdBackwardOp, "rlx.max_pool{}d_backward")
+MaxPool1dBackwardOp, MaxPool2dBackwardOp, MaxPool3dBackwardOp = MAX_POOL_BACKWARD
 
 
 def _expect_same_channels(dy, dx) -> None:
@@ -110,9 +111,8 @@ class AvgPoolNdBackwardOp(AvgPoolWindowOp):
             )
 
 
-AvgPool1dBackwardOp, AvgPool2dBackwardOp, AvgPool3dBackwardOp = for_ranks(
-    AvgPoolNdBackwardOp, "rlx.avg_pool{}d_backward"
-)
+AVG_POOL_BACKWARD = for_ranks(AvgPoolNdBackwardOp, "rlx.avg_pool{}d_backward")
+AvgPool1dBackwardOp, AvgPool2dBackwardOp, AvgPool3dBackwardOp = AVG_POOL_BACKWARD
 
 
 def _expect_nonempty_input(shape, what: str) -> None:
@@ -140,9 +140,8 @@ class AdaptiveAvgPoolNdOp(_AdaptivePool):
     """`y = adaptive_avg_pool(x)` (F.adaptive_avg_pool1d/2d/3d): cell i averages `geometry.adaptive_window(i)`."""
 
 
-AdaptiveAvgPool1dOp, AdaptiveAvgPool2dOp, AdaptiveAvgPool3dOp = for_ranks(
-    AdaptiveAvgPoolNdOp, "rlx.adaptive_avg_pool{}d"
-)
+ADAPTIVE_AVG_POOL = for_ranks(AdaptiveAvgPoolNdOp, "rlx.adaptive_avg_pool{}d")
+AdaptiveAvgPool1dOp, AdaptiveAvgPool2dOp, AdaptiveAvgPool3dOp = ADAPTIVE_AVG_POOL
 
 
 class AdaptiveAvgPoolNdBackwardOp(SpatialOp):
@@ -159,18 +158,16 @@ class AdaptiveAvgPoolNdBackwardOp(SpatialOp):
         _expect_nonempty_input(dx, "result")
 
 
-AdaptiveAvgPool1dBackwardOp, AdaptiveAvgPool2dBackwardOp, AdaptiveAvgPool3dBackwardOp = for_ranks(
-    AdaptiveAvgPoolNdBackwardOp, "rlx.adaptive_avg_pool{}d_backward"
-)
+ADAPTIVE_AVG_POOL_BACKWARD = for_ranks(AdaptiveAvgPoolNdBackwardOp, "rlx.adaptive_avg_pool{}d_backward")
+AdaptiveAvgPool1dBackwardOp, AdaptiveAvgPool2dBackwardOp, AdaptiveAvgPool3dBackwardOp = ADAPTIVE_AVG_POOL_BACKWARD
 
 
 class AdaptiveMaxPoolNdOp(_AdaptivePool):
     """`y = adaptive_max_pool(x)` (F.adaptive_max_pool1d/2d/3d, its values): cell i is the max of its window."""
 
 
-AdaptiveMaxPool1dOp, AdaptiveMaxPool2dOp, AdaptiveMaxPool3dOp = for_ranks(
-    AdaptiveMaxPoolNdOp, "rlx.adaptive_max_pool{}d"
-)
+ADAPTIVE_MAX_POOL = for_ranks(AdaptiveMaxPoolNdOp, "rlx.adaptive_max_pool{}d")
+AdaptiveMaxPool1dOp, AdaptiveMaxPool2dOp, AdaptiveMaxPool3dOp = ADAPTIVE_MAX_POOL
 
 
 class AdaptiveMaxPoolNdBackwardOp(SpatialOp):
@@ -190,6 +187,5 @@ class AdaptiveMaxPoolNdBackwardOp(SpatialOp):
         self.expect_result_shape(x)
 
 
-AdaptiveMaxPool1dBackwardOp, AdaptiveMaxPool2dBackwardOp, AdaptiveMaxPool3dBackwardOp = for_ranks(
-    AdaptiveMaxPoolNdBackwardOp, "rlx.adaptive_max_pool{}d_backward"
-)
+ADAPTIVE_MAX_POOL_BACKWARD = for_ranks(AdaptiveMaxPoolNdBackwardOp, "rlx.adaptive_max_pool{}d_backward")
+AdaptiveMaxPool1dBackwardOp, AdaptiveMaxPool2dBackwardOp, AdaptiveMaxPool3dBackwardOp = ADAPTIVE_MAX_POOL_BACKWARD

@@ -1,11 +1,12 @@
-"""The kinds of geometry property RLX ops hold, and how each reads as a Python value.
+"""The kinds of property RLX ops hold, and how each reads as a Python value.
 
-Every property is declared once, on its op, with `prop_def`; a property with a default
-(`dilation`, `groups`, ...) may be left out of the custom form, which the declarative
-assembly format does by itself. A kind ties the property's attribute constraint to the
-Python value it stands for, so that building an op (`RlxOp.build_with`), reading it
-(`RlxOp.geometry_value`), explaining a wrong attribute and describing the op in IRDL
-all follow from the op's own definition.
+Every property is declared once, on its op, with one of the `*_property` helpers below
+(xDSL's `prop_def` with the kind's constraint); a property with a default (`dilation`,
+`groups`, `eps`, ...) may be left out of the custom form, which the declarative assembly
+format does by itself. A kind ties the property's attribute constraint to the Python value
+it stands for, so that building an op (`RlxOp.build_with`), reading it (`op.eps` is a
+float, `op.dims` a tuple of ints: `PropertyValue`), explaining a wrong attribute and
+describing the op in IRDL all follow from the op's own definition.
 """
 
 from __future__ import annotations
@@ -88,6 +89,21 @@ class PropertyKind:
     def of(constraint: AttrConstraint) -> PropertyKind:
         return PropertyKind.BY_CONSTRAINT[constraint]
 
+    def check(self, name: str, attr: Attribute | None) -> None:
+        """The verifier's word on property `name` holding `attr` (None: left out, with no default).
+
+        The kind's constraint is exact: an integer of another width (`1 : i32`, `1 : i632`),
+        a float where an integer belongs or the reverse, an array of other elements is
+        refused, and the message names the property and what it holds, where xDSL's own
+        (`Expected attribute i64 but got i32`) names neither.
+        """
+        if attr is None:
+            raise VerifyException(f"expected the property '{name}' ({self.expected})")
+        try:
+            self.constraint.verify(attr, VerificationContext())
+        except VerifyException:
+            raise VerifyException(f"expected '{name}' to be {self.expected}, got {attr}") from None
+
 
 SIZES = PropertyKind(
     "sizes",
@@ -129,28 +145,62 @@ STRING = PropertyKind(
 """A choice among named values (`reduction = "mean"`); the op's verifier checks the name."""
 
 
-def sizes_property(default: tuple[int, ...] | None = None, prop_name: str | None = None) -> Any:
-    """An `array<i64: ...>` property with one value per spatial axis, outermost first (as
-    PyTorch's tuples: depth, height, width); its length is checked by the op's verifier."""
+# Each helper declares a property of its kind (a default makes it optional in the custom
+# form). Its annotated type is what the op's field reads as once `rlx_op_definition` has
+# made it a `PropertyValue`: `eps = float_property(1e-5)` gives `op.eps`, a float.
+
+
+def _property(kind: PropertyKind, default: object, prop_name: str | None) -> Any:
     return prop_def(
-        SIZES.constraint, prop_name=prop_name, default_value=None if default is None else SIZES.to_attribute(default)
+        kind.constraint, prop_name=prop_name, default_value=None if default is None else kind.to_attribute(default)
     )
 
 
-def int_property(default: int, prop_name: str | None = None) -> Any:
-    return prop_def(INT.constraint, prop_name=prop_name, default_value=INT.to_attribute(default))
+def sizes_property(default: tuple[int, ...] | None = None, prop_name: str | None = None) -> tuple[int, ...]:
+    """An `array<i64: ...>` property; for a window, one value per spatial axis, outermost
+    first (as PyTorch's tuples: depth, height, width), its length checked by the op's verifier."""
+    return _property(SIZES, default, prop_name)
 
 
-def bool_property(default: bool, prop_name: str | None = None) -> Any:
-    return prop_def(BOOL.constraint, prop_name=prop_name, default_value=BOOL.to_attribute(default))
+def int_property(default: int | None = None, prop_name: str | None = None) -> int:
+    return _property(INT, default, prop_name)
 
 
-def float_property(default: float, prop_name: str | None = None) -> Any:
-    return prop_def(FLOAT.constraint, prop_name=prop_name, default_value=FLOAT.to_attribute(default))
+def bool_property(default: bool, prop_name: str | None = None) -> bool:
+    return _property(BOOL, default, prop_name)
 
 
-def string_property(default: str, prop_name: str | None = None) -> Any:
-    return prop_def(STRING.constraint, prop_name=prop_name, default_value=STRING.to_attribute(default))
+def float_property(default: float, prop_name: str | None = None) -> float:
+    return _property(FLOAT, default, prop_name)
+
+
+def string_property(default: str, prop_name: str | None = None) -> str:
+    return _property(STRING, default, prop_name)
+
+
+class PropertyValue:
+    """An op's property field read as its Python value, and written from one.
+
+    xDSL's own accessor gives the attribute (`FloatAttr(1e-05, f64)`); every reader wants
+    the number, so each RLX op's property fields read through the property's kind instead:
+    `op.eps` is a float, `op.dim` an int, `op.reduction` a str, `op.stride` a tuple. A
+    property left out takes its declared default. Setting takes a Python value or an
+    attribute.
+    """
+
+    def __init__(self, prop_name: str, kind: PropertyKind, default: Attribute | None):
+        self.prop_name, self.kind, self.default = prop_name, kind, default
+
+    def __get__(self, op: Any, owner: type | None = None) -> Any:
+        if op is None:
+            return self
+        attr = op.properties.get(self.prop_name, self.default)
+        if attr is None:
+            raise AttributeError(f"{op.name} has no property '{self.prop_name}'")
+        return self.kind.from_attribute(attr)
+
+    def __set__(self, op: Any, value: Any) -> None:
+        op.properties[self.prop_name] = value if isinstance(value, Attribute) else self.kind.to_attribute(value)
 
 
 def expect_choice(name: str, value: str, choices: tuple[str, ...]) -> None:

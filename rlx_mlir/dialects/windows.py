@@ -10,16 +10,19 @@ their order.
 A family is written once, for any spatial rank; `for_ranks` makes its 1-D, 2-D and 3-D ops
 (`rlx.conv1d`, `rlx.conv2d`, `rlx.conv3d`), as PyTorch, ATen and linalg name them: the
 name states the layout, and each rank's defaults (`dilation [1, 1]`) have that rank's length.
+It returns them as a `RankedOps`, the family's one name (`CONV`) for code written for any
+rank.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
-from xdsl.irdl import irdl_op_definition
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from rlx_mlir.dialects.base import RlxOp
+from rlx_mlir.dialects.base import RlxOp, rlx_op_definition
 from rlx_mlir.dialects.properties import SIZES, bool_property, int_property, sizes_property
 from rlx_mlir.geometry import Sizes, Window, axis_names
 
@@ -77,9 +80,45 @@ class SpatialOp(RlxOp):
         return tuple(self.shape_of(1, self.tensor_rank())[2:])
 
 
+class RankedOps:
+    """The 1-D, 2-D and 3-D ops of one family, as one value: `CONV = RankedOps(Conv1dOp, Conv2dOp, Conv3dOp)`.
+
+    Code that works for any rank names the family, not a class name spelled with a rank in
+    it: `CONV.at(2)` is `Conv2dOp`, `CONV.like(op)` the conv of `op`'s spatial rank (the
+    adjoint of a 3-D pool is a 3-D op), `op in CONV` asks whether an op (or op class) is
+    one of them, and iterating gives the ops, lowest rank first (as `CONV.ops` holds them).
+    """
+
+    __slots__ = ("ops", "_by_rank")
+
+    def __init__(self, *ops: type[SpatialOp]):
+        self.ops: tuple[type[SpatialOp], ...] = ops
+        self._by_rank = {op.SPATIAL_RANK: op for op in ops}
+
+    def at(self, rank: int) -> type[SpatialOp]:
+        """The op of spatial rank `rank` (1, 2 or 3)."""
+        return self._by_rank[rank]
+
+    def like(self, op: Operation | type[Operation]) -> type[SpatialOp]:
+        """The op of this family at the spatial rank of `op` (an op or op class of any family)."""
+        return self.at(op.SPATIAL_RANK)
+
+    def __iter__(self) -> Iterator[type[SpatialOp]]:
+        return iter(self.ops)
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    def __contains__(self, op: object) -> bool:
+        return (op if isinstance(op, type) else type(op)) in self.ops
+
+    def __repr__(self) -> str:
+        return f"RankedOps({', '.join(op.__name__ for op in self.ops)})"
+
+
 def for_ranks(
     family: type[SpatialOp], name: str, renamed: dict[int, tuple[str, str]] | None = None
-) -> tuple[type[SpatialOp], ...]:
+) -> RankedOps:
     """The 1-D, 2-D and 3-D ops of `family` (`ConvNdOp`), named `name.format(rank)`
     (`"rlx.conv{}d"`) and `Conv1dOp` ... in Python, except the ranks `renamed` gives an
     (op name, class name) of their own.
@@ -100,8 +139,8 @@ def for_ranks(
         }
         for prop, value in family.RANK_DEFAULTS.items():
             fields[prop] = sizes_property(default=(value,) * rank)
-        ops.append(irdl_op_definition(type(class_name, (family,), fields)))
-    return tuple(ops)
+        ops.append(rlx_op_definition(type(class_name, (family,), fields)))
+    return RankedOps(*ops)
 
 
 class WindowOp(SpatialOp):
