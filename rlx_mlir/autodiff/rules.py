@@ -94,7 +94,7 @@ class VjpBuilder:
     def like(
         self,
         op: Operation,
-        family: RankedOps | type[Operation] | str,
+        family: RankedOps | type[Operation],
         operands: Sequence[SSAValue],
         result: SSAValue | Attribute,
         **props,
@@ -104,15 +104,9 @@ class VjpBuilder:
 
         The forward op and its adjoints share their window (stride, padding, dilation,
         groups, ceil_mode, ...) by name; `props` states what the adjoint needs beyond it
-        (the kernel size a gradient cannot see in its operands). A string family
-        (`"Conv{}dOp"`) is the older spelling of a `RankedOps`, still accepted.
+        (the kernel size a gradient cannot see in its operands).
         """
-        if isinstance(family, RankedOps):
-            op_class = family.like(op)
-        elif isinstance(family, str):
-            op_class = getattr(rlx, family.format(op.SPATIAL_RANK))
-        else:
-            op_class = family
+        op_class = family.like(op) if isinstance(family, RankedOps) else family
         kinds = op_class.property_kinds()
         shared = {name: op.property_value(name) for name in kinds if name in op.properties and name not in props}
         return self.build(op_class, operands, result, **shared, **props)

@@ -28,7 +28,6 @@ from rlx_mlir.dialects.properties import FLOAT_TENSOR, sizes_property
 from rlx_mlir.dialects.tensors import format_shape
 from rlx_mlir.dialects.windows import (
     MAX_POOL_WINDOW,
-    SPATIAL_RANKS,
     WINDOW,
     MaxPoolWindowOp,
     SpatialOp,
@@ -130,20 +129,7 @@ COL2IM = for_ranks(Col2imNdOp, "rlx.col2im{}d")
 Col2im1dOp, Col2im2dOp, Col2im3dOp = COL2IM
 
 
-def ranks(family: str) -> tuple[type[SpatialOp], ...]:
-    """The 1-D, 2-D and 3-D ops of one of this module's families: `ranks("MaxPool{}dGatherOp")`.
-
-    The older spelling of `MAX_POOL_GATHER.ops`, kept for the callers that still name a family by string.
-    """
-    return tuple(globals()[family.format(rank)] for rank in SPATIAL_RANKS)
-
-
-def same_rank(op: SpatialOp, family: str) -> type[SpatialOp]:
-    """The op of `family` at `op`'s spatial rank (`MAX_POOL_GATHER.like(op)`, by string)."""
-    return globals()[family.format(op.SPATIAL_RANK)]
-
-
 FORWARD_OPS = ()
 BACKWARD_OPS = (*MAX_POOL_GATHER, *ADAPTIVE_MAX_POOL_GATHER, *COL2IM)
-"""The gathers are lowered by `decompose-backward` (`transforms.adjoint.patterns()`), with
+"""The gathers are lowered by `decompose-backward` (`transforms/adjoint/`), with
 the max-pool gradients whose argmax they share."""

@@ -32,9 +32,8 @@ IDENTITY_AXIS = {"kernel_size": 1, "stride": 1, "dilation": 1, "output_padding":
 
 def _two_d_twin(op: type[SpatialOp]) -> type[SpatialOp]:
     """The 2-D op of `op`'s family: `rlx.conv1d` -> `rlx.conv2d`, `rlx.im2col1d` -> `rlx.im2col`."""
-    family = op.__mro__[1]
-    (twin,) = [o for o in rlx.RLX.operations if issubclass(o, family) and o.SPATIAL_RANK == 2]
-    return twin
+    (family,) = [family for family in rlx.RANKED_FAMILIES if op in family]
+    return family.at(2)
 
 
 def with_unit_height(name: str, values: tuple[int, ...]) -> tuple[int, ...]:

@@ -49,7 +49,7 @@ class ThresholdBackwardToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.ThresholdBackwardOp, rewriter: PatternRewriter):
-        threshold = op.geometry_value("threshold")
+        threshold = op.threshold
         elementwise(op, rewriter, lambda s, dy, x: s.select(s.le(x, s.const(threshold)), s.const(0.0), dy))
 
 
@@ -58,7 +58,7 @@ class HardtanhBackwardToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.HardtanhBackwardOp, rewriter: PatternRewriter):
-        low, high = op.geometry_value("min_val"), op.geometry_value("max_val")
+        low, high = op.min_val, op.max_val
 
         def gradient(s: Scalars, dy, x):
             inside = s.and_(s.gt(x, s.const(low)), s.lt(x, s.const(high)))
@@ -138,7 +138,7 @@ class GeluBackwardToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.GeluBackwardOp, rewriter: PatternRewriter):
-        elementwise(op, rewriter, _gelu_tanh_gradient if op.geometry_value("approximate") == "tanh" else _gelu_gradient)
+        elementwise(op, rewriter, _gelu_tanh_gradient if op.approximate == "tanh" else _gelu_gradient)
 
 
 def _gelu_gradient(s: Scalars, dy, x):
@@ -183,5 +183,5 @@ class LeakyReluBackwardToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.LeakyReluBackwardOp, rewriter: PatternRewriter):
-        slope = op.geometry_value("negative_slope")
+        slope = op.negative_slope
         elementwise(op, rewriter, lambda s, dy, x: s.select(s.gt(x, s.const(0.0)), dy, s.mul(dy, s.const(slope))))

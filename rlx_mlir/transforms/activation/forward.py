@@ -216,7 +216,7 @@ class HardtanhToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.HardtanhOp, rewriter: PatternRewriter):
-        low, high = op.geometry_value("min_val"), op.geometry_value("max_val")
+        low, high = op.min_val, op.max_val
 
         def clamp(s: Scalars, x):
             lo, hi = s.const(low), s.const(high)
@@ -407,7 +407,7 @@ class GeluToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.GeluOp, rewriter: PatternRewriter):
-        if op.geometry_value("approximate") == "tanh":
+        if op.approximate == "tanh":
             elementwise(op, rewriter, lambda s, x: Logistic(s, gelu_tanh_argument(s, x)).times(x))
         else:
             elementwise(op, rewriter, lambda s, x: scaled_cdf(s, x, s.mul(x, s.const(0.5))))
@@ -418,5 +418,5 @@ class LeakyReluToLinalg(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: act.LeakyReluOp, rewriter: PatternRewriter):
-        slope = op.geometry_value("negative_slope")
+        slope = op.negative_slope
         elementwise(op, rewriter, lambda s, x: s.select(s.gt(x, s.const(0.0)), x, s.mul(x, s.const(slope))))

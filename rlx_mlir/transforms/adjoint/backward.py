@@ -19,13 +19,10 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from rlx_mlir.dialects import adjoint
+from rlx_mlir.dialects.adjoint import ADAPTIVE_MAX_POOL_GATHER, COL2IM, MAX_POOL_GATHER
 from rlx_mlir.transforms.pool.adaptive_backward import adaptive_first_argmax
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
 from rlx_mlir.transforms.pool.argmax import ARGMAX_TYPE, scanned_first_argmax
-
-MAX_POOL_GATHERS = adjoint.ranks("MaxPool{}dGatherOp")
-ADAPTIVE_MAX_POOL_GATHERS = adjoint.ranks("AdaptiveMaxPool{}dGatherOp")
 
 
 def gather_at(b: TensorBuilder, z: SSAValue, argmax: SSAValue, like: SSAValue) -> SSAValue:
@@ -52,7 +49,7 @@ class MaxPoolGatherToLinalg(RewritePattern):
     """g[n, c, *o] = z[n, c, scanned_first_argmax(x)[n, c, *o]], for every rank and window."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, MAX_POOL_GATHERS):
+        if not isinstance(op, MAX_POOL_GATHER.ops):
             return
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.results[0])
@@ -64,14 +61,11 @@ class AdaptiveMaxPoolGatherToLinalg(RewritePattern):
     """g[n, c, *o] = z[n, c, adaptive_first_argmax(x)[n, c, *o]]."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, ADAPTIVE_MAX_POOL_GATHERS):
+        if not isinstance(op, ADAPTIVE_MAX_POOL_GATHER.ops):
             return
         b = TensorBuilder(rewriter, op)
         argmax = adaptive_first_argmax(b, op.input, tuple(shape_of(op.results[0])[2:]))
         rewriter.replace(op, [], [gather_at(b, op.source, argmax, op.input)])
-
-
-COL2IMS = adjoint.ranks("Col2im{}dOp")
 
 
 def _flat(r: RegionBuilder, indices, sizes) -> SSAValue:
@@ -92,7 +86,7 @@ class Col2imToLinalg(RewritePattern):
     """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, COL2IMS):
+        if not isinstance(op, COL2IM.ops):
             return
         b = TensorBuilder(rewriter, op)
         window = op.window()

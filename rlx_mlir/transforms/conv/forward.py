@@ -102,6 +102,6 @@ class ConvTransposeToLinalg(RewritePattern):
     def match_and_rewrite(self, op: rlx.ConvTranspose2dOp | rlx.ConvTranspose3dOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         y = conv_transpose(
-            b, op.input, op.weight, op.window(), op.geometry_value("output_padding"), op.groups(), tensor_type(op.result)
+            b, op.input, op.weight, op.window(), op.output_padding, op.groups(), tensor_type(op.result)
         )
         rewriter.replace(op, [], [y])

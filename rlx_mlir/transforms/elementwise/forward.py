@@ -190,7 +190,7 @@ class ReductionToLinalg(RewritePattern):
                 ins=[], init=sums, maps=[identity(len(kept))], iterators="p" * len(kept),
                 body=lambda r, acc: r.value(arith.DivfOp(acc, count)),
             )
-        if op.geometry_value("keepdim"):
+        if op.keepdim:
             result_shape = shape_of(op.result)
             if kept:
                 sizes = [b.dim(sums, 0)] if is_dynamic(kept[0]) else []
@@ -228,7 +228,7 @@ class AddmmToLinalg(RewritePattern):
         b = TensorBuilder(rewriter, op)
         if _replace_if_empty(op, b, rewriter, [op.lhs]):
             return
-        beta, alpha = op.geometry_value("beta"), op.geometry_value("alpha")
+        beta, alpha = op.beta, op.alpha
         out, element = shape_of(op.result), element_type_of(op.result)
         like = op.lhs if is_dynamic(out[0]) else None
         no_product = shape_of(op.lhs)[1] == 0 or alpha == 0.0

@@ -184,7 +184,7 @@ class ConcatToInsertSlices(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: layout.ConcatOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        dim = op.geometry_value("dim")
+        dim = op.dim
         inputs = [v for v in op.inputs if 0 not in shape_of(v)]
         if (y := empty_result(b, op.result, op.inputs[0])) is None:
             if len(inputs) == 1:
@@ -205,10 +205,10 @@ class SplitToExtractSlices(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: layout.SplitOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        dim = op.geometry_value("dim")
+        dim = op.dim
         rank = len(shape_of(op.input))
         pieces, offset = [], 0
-        for piece, size in zip(op.pieces, op.geometry_value("sizes")):
+        for piece, size in zip(op.pieces, op.sizes):
             if (y := empty_result(b, piece, op.input)) is None:
                 whole = size == shape_of(op.input)[dim]
                 y = op.input if whole else b.extract_slice(op.input, along(dim, offset, 0, rank), shape_of(piece))

@@ -27,7 +27,7 @@ class LogSoftmaxBackwardToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.LogSoftmaxBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        axis = Axis(shape_of(op.grad_output), op.geometry_value("dim"))
+        axis = Axis(shape_of(op.grad_output), op.dim)
         s = axis.reduce(b, [op.grad_output], 0.0, lambda r, dy, acc: r.accumulate(acc, dy))
         dx = axis.map(
             b, [op.grad_output, op.output], [s], lambda r, dy, y, s_: r.sub(dy, r.mul(exp(r, y), s_))
@@ -44,7 +44,7 @@ class SoftmaxBackwardToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.SoftmaxBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        axis = Axis(shape_of(op.grad_output), op.geometry_value("dim"))
+        axis = Axis(shape_of(op.grad_output), op.dim)
         s = axis.reduce(b, [op.grad_output, op.output], 0.0, lambda r, dy, y, acc: r.accumulate(acc, r.mul(dy, y)))
         dx = axis.map(b, [op.grad_output, op.output], [s], lambda r, dy, y, s_: r.mul(y, r.sub(dy, s_)))
         rewriter.replace(op, [], [dx])
@@ -67,7 +67,7 @@ class NllLossBackwardToLinalg(RewritePattern):
         rank = len(shape)
         batched = rank >= 2
         class_axis = 1 if batched else 0
-        reduction, ignore_index = op.geometry_value("reduction"), op.geometry_value("ignore_index")
+        reduction, ignore_index = op.reduction, op.ignore_index
         element = element_type_of(op.input)
         target_map = dims_map(rank, lambda d: (d[0], *d[2:]) if batched else ())
         scalar = dims_map(rank, lambda d: ())

@@ -117,7 +117,7 @@ class LogSoftmaxToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.LogSoftmaxOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        axis = Axis(shape_of(op.input), op.geometry_value("dim"))
+        axis = Axis(shape_of(op.input), op.dim)
         m, s = row_max_and_sum(b, axis, op.input)
         y = axis.map(b, [op.input], [m, s], lambda r, x_, m_, s_: r.sub(r.sub(x_, m_), log(r, s_)))
         rewriter.replace(op, [], [y])
@@ -133,7 +133,7 @@ class SoftmaxToLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.SoftmaxOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
-        axis = Axis(shape_of(op.input), op.geometry_value("dim"))
+        axis = Axis(shape_of(op.input), op.dim)
         m, s = row_max_and_sum(b, axis, op.input)
         y = axis.map(b, [op.input], [m, s], lambda r, x_, m_, s_: r.div(exp(r, r.sub(x_, m_)), s_))
         rewriter.replace(op, [], [y])
@@ -195,7 +195,7 @@ class NllLossToLinalg(RewritePattern):
         b = TensorBuilder(rewriter, op)
         logp, weight = op.input, op.weight
         loops = TargetLoops(shape_of(logp))
-        reduction, ignore_index = op.geometry_value("reduction"), op.geometry_value("ignore_index")
+        reduction, ignore_index = op.reduction, op.ignore_index
         element = element_type_of(logp)
 
         def loss_of(r: RegionBuilder, t: SSAValue) -> tuple[SSAValue, SSAValue]:

@@ -178,7 +178,7 @@ class BatchNormToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.BatchNormOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         x, element = op.input, element_type_of(op.input)
-        eps, momentum = op.geometry_value("eps"), op.geometry_value("momentum")
+        eps, momentum = op.eps, op.momentum
         reduced = [0, *range(2, len(shape_of(x)))]
         n = count_of(b, x, reduced)
         n_minus_1 = minus_one(b, n)
@@ -211,7 +211,7 @@ class BatchNormInferenceToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.BatchNormInferenceOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         element = element_type_of(op.input)
-        eps = op.geometry_value("eps")
+        eps = op.eps
         scale = per_element(
             b, [op.running_var, op.weight], 1,
             lambda r, v_, w_, _out: r.mul(inverse_sqrt(r, r.add(v_, r.constant(eps, element))), w_),
@@ -305,7 +305,7 @@ class LayerNormToLinalg(RewritePattern):
         b = TensorBuilder(rewriter, op)
         x, element = op.input, element_type_of(op.input)
         k = op.normalized_axes()
-        eps = op.geometry_value("eps")
+        eps = op.eps
         loops = RowLoops(len(shape_of(x)) - k, k)
         m = float(math.prod(shape_of(x)[loops.outer :]))
         sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, x_))

@@ -50,7 +50,7 @@ def floor_equivalent(window: Window, spatial: Sequence[int]) -> Window:
 
 
 def _divisor_override(op: Operation) -> int:
-    return op.geometry_value("divisor_override")
+    return op.divisor_override
 
 
 class AvgPool2dBackwardTiled(RewritePattern):
@@ -102,7 +102,7 @@ class AvgPool2dBackwardWindows(RewritePattern):
         b = TensorBuilder(rewriter, op)
         element = element_type_of(op.grad_output)
         override = _divisor_override(op)
-        include_pad = op.geometry_value("count_include_pad")
+        include_pad = op.count_include_pad
 
         def divisor(r: RegionBuilder, at: Candidate) -> SSAValue:
             if override:
@@ -180,7 +180,7 @@ class AvgPoolBackwardGather(RewritePattern):
         window = floor_equivalent(op.window(), spatial)
         element = element_type_of(dy)
         override = _divisor_override(op)
-        include_pad = op.geometry_value("count_include_pad")
+        include_pad = op.count_include_pad
 
         def divisor(r: RegionBuilder, windows: list[SSAValue]) -> SSAValue:
             if override:

@@ -106,8 +106,8 @@ class AvgPoolToLinalg(RewritePattern):
             iterators="p" * (2 + r) + "R" * r,
             body=lambda r_, x_, _window, acc: r_.add(acc, x_),
         )
-        override = op.geometry_value("divisor_override")
-        include_pad = op.geometry_value("count_include_pad")
+        override = op.divisor_override
+        include_pad = op.count_include_pad
         # Axes whose last windows run past the padded input: there the included count varies.
         clipped = [i for i in window.axes if high[i] > window.high[i]]
 
