@@ -83,9 +83,3 @@ def conv_transpose_backward_weight(b, op, dw_bar):
 def im2col(b, op, cols_bar):
     """cols = im2col(x), a copy: x_bar = col2im(cols_bar), each copy's cotangent summed back."""
     return (b.like(op, rlx.COL2IM, [cols_bar], op.input),)
-
-
-@vjp_rule(*rlx.COL2IM)
-def col2im(b, op, x_bar):
-    """x = col2im(cols), im2col's transpose: cols_bar = im2col(x_bar)."""
-    return (b.like(op, rlx.IM2COL, [x_bar], op.input),)

@@ -32,13 +32,6 @@ def max_pool_backward(b, op, dx_bar):
     return None, dy_bar
 
 
-@vjp_rule(*rlx.MAX_POOL_GATHER)
-def max_pool_gather(b, op, g_bar):
-    """g = max_pool_gather(x, z), linear in z: z_bar = max_pool_backward(x, g_bar); x_bar = 0 a.e."""
-    z_bar = b.like(op, rlx.MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
-    return None, z_bar
-
-
 @vjp_rule(*rlx.AVG_POOL)
 def avg_pool(b, op, y_bar):
     """y = avg_pool(x): x_bar = avg_pool_backward(y_bar)."""
@@ -73,9 +66,3 @@ def adaptive_max_pool(b, op, y_bar):
 def adaptive_max_pool_backward(b, op, dx_bar):
     """dx = adaptive_max_pool_backward(x, dy), linear in dy: dy_bar = adaptive_max_pool_gather(x, dx_bar)."""
     return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_GATHER, [op.input, dx_bar], op.grad_output)
-
-
-@vjp_rule(*rlx.ADAPTIVE_MAX_POOL_GATHER)
-def adaptive_max_pool_gather(b, op, g_bar):
-    """g = adaptive_max_pool_gather(x, z), linear in z: z_bar = adaptive_max_pool_backward(x, g_bar)."""
-    return None, b.like(op, rlx.ADAPTIVE_MAX_POOL_BACKWARD, [op.input, g_bar], op.source)
