@@ -15,7 +15,7 @@ subprocess and a pipe. The examples are derandomized so CI is reproducible; set
 RLX_MLIR_FUZZ_EXAMPLES=N for a longer, random run.
 
 An internal error (exit 70, `rlx-opt: internal error: ...`) always fails: a bug of ours is
-never a diagnostic (issue 14: a TypeError in a pattern used to print as `rlx-opt: error:`,
+never a diagnostic (a TypeError in a pattern used to print as `rlx-opt: error:`,
 exit 1, and pass). A mutant that verifies must also lower: the lowering passes succeed, no
 `rlx.` op is left, and upstream mlir-opt verifies the output; a sample of those is compiled
 to native code too. `test_the_oracle_catches_*` plant each kind of bug and check that the

@@ -1,4 +1,4 @@
-"""Elementwise arithmetic, reductions and addmm of the PyTorch import (issue 15).
+"""Elementwise arithmetic, reductions and addmm of the PyTorch import.
 
 - Binary ops with PyTorch broadcasting (`rlx.add`, `sub`, `mul`, `div`, `maximum`,
   `minimum`): shapes align at their trailing dims, a missing or size-1 dim expands, and the
