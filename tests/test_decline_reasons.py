@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from rlx_mlir.dialects.rlx import BACKWARD_OPS
+from rlx_mlir.errors import EXIT_INTERNAL_ERROR
 from rlx_mlir.ir import make_context, parse_module
+from rlx_mlir.tools.cli import internal_error
 from rlx_mlir.transforms.conv.grouped_backward import GroupedConvBackwardWeightRows
 from rlx_mlir.transforms.conversion import InternalRewriteError, apply_full_conversion
 from rlx_mlir.transforms.pool.max_backward import MaxPool2dBackwardFirstMaxInterleaved, MaxPool2dBackwardFirstMaxTiled
@@ -53,3 +55,15 @@ def test_the_error_lists_why_the_grouped_conv_pattern_declined():
     module = parse_module(make_context(), UNGROUPED_WEIGHT_GRADIENT, "input.mlir")
     with pytest.raises(InternalRewriteError, match=r"\n  GroupedConvBackwardWeightRows declined: one group: the ungrouped forms take it$"):
         apply_full_conversion(module, [GroupedConvBackwardWeightRows()], BACKWARD_OPS, "decompose-backward")
+
+
+def test_the_tools_print_the_reasons_of_an_internal_error(capsys):
+    module = parse_module(make_context(), OVERLAPPING_MAX_POOL, "input.mlir")
+    try:
+        apply_full_conversion(module, [MaxPool2dBackwardFirstMaxTiled()], BACKWARD_OPS, "decompose-backward")
+    except InternalRewriteError as error:
+        assert internal_error("rlx-opt", error) == EXIT_INTERNAL_ERROR
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("rlx-opt: internal error: InternalRewriteError: input.mlir:2:9: failed to legalize")
+    assert lines[1].startswith("  MaxPool2dBackwardFirstMaxTiled declined: the windows do not tile the input")
+    assert lines[2].startswith("(rerun with RLX_MLIR_DEBUG=1")

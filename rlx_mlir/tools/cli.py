@@ -33,6 +33,7 @@ from rlx_mlir.backend import PIPELINES
 from rlx_mlir.backend.toolchain import ToolchainError
 from rlx_mlir.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, InternalError, LocatedUserError, UserError
 from rlx_mlir.ir import DiagnosticError, make_context, parse_module
+from rlx_mlir.transforms.conversion import InternalRewriteError
 
 DEBUG_ENV = "RLX_MLIR_DEBUG"
 # What a shell reports for a process killed by SIGPIPE, as mlir-opt and cat are.
@@ -102,9 +103,11 @@ def internal_error(tool: str, error: BaseException) -> int:
     if debug:
         traceback.print_exception(error, file=sys.stderr)
     kind = "" if isinstance(error, InternalError) else f"{type(error).__name__}: "
-    first = str(error).splitlines()[0] if str(error) else ""
+    first, *details = str(error).splitlines() or [""]
+    # A conversion that left an op lists why each pattern declined it: what a report needs.
+    reasons = "".join(f"{line}\n" for line in details) if isinstance(error, InternalRewriteError) else ""
     hint = "the traceback is above" if debug else f"rerun with {DEBUG_ENV}=1 for the traceback"
-    print(f"{tool}: internal error: {kind}{first}\n({hint}, and please report it)", file=sys.stderr)
+    print(f"{tool}: internal error: {kind}{first}\n{reasons}({hint}, and please report it)", file=sys.stderr)
     return EXIT_INTERNAL_ERROR
 
 
