@@ -11,8 +11,6 @@ is sum(g * xhat), in a generic of its own as layer norm's are.
 
 from __future__ import annotations
 
-import math
-
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import norm
@@ -83,10 +81,8 @@ class LayerNormBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.LayerNormBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         dy, x, element = op.grad_output, op.input, element_type_of(op.input)
-        k = op.normalized_axes()
-        rank = len(shape_of(x))
-        loops = RowLoops(rank - k, k)
-        m = float(math.prod(shape_of(x)[rank - k:]))
+        loops = RowLoops.of(op)
+        k, rank, m = loops.normalized, loops.outer + loops.normalized, loops.row_size(x)
 
         def xhat(r: RegionBuilder, x_, mean_, rstd_):
             return r.mul(r.sub(x_, mean_), rstd_)
@@ -161,10 +157,8 @@ class RmsNormBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.RmsNormBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         dy, x, element = op.grad_output, op.input, element_type_of(op.input)
-        k = op.normalized_axes()
-        rank = len(shape_of(x))
-        loops = RowLoops(rank - k, k)
-        m = float(math.prod(shape_of(x)[rank - k:]))
+        loops = RowLoops.of(op)
+        k, rank, m = loops.normalized, loops.outer + loops.normalized, loops.row_size(x)
         weights = [] if op.weight is None else [op.weight]
 
         def gradient_of_y(r: RegionBuilder, dy_, w_=None):
