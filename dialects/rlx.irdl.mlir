@@ -580,6 +580,20 @@ irdl.dialect @rlx {
       "eps" = %eps
     }
   }
+  irdl.operation @rms_norm {
+    %input = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, weight: optional %weight)
+    %result = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    irdl.results(result: %result, rstd: %rstd)
+    %normalized_rank = irdl.base "#builtin.integer"
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "normalized_rank" = %normalized_rank,
+      "eps" = %eps
+    }
+  }
   irdl.operation @log_softmax {
     %input = irdl.base "!builtin.tensor"
     irdl.operands(input: %input)
@@ -1172,6 +1186,20 @@ irdl.dialect @rlx {
     %grad_weight = irdl.base "!builtin.tensor"
     %grad_bias = irdl.base "!builtin.tensor"
     irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+  }
+  irdl.operation @rms_norm_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, rstd: %rstd, weight: optional %weight)
+    %grad_input = irdl.base "!builtin.tensor"
+    %grad_weight = irdl.base "!builtin.tensor"
+    irdl.results(grad_input: %grad_input, grad_weight: optional %grad_weight)
+    %normalized_rank = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "normalized_rank" = %normalized_rank
+    }
   }
   irdl.operation @log_softmax_backward {
     %grad_output = irdl.base "!builtin.tensor"

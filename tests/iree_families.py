@@ -232,6 +232,10 @@ NORM = [
     norm.LayerNorm(shape=(2, 3, 4), k=2),
     norm.LayerNormBackward(shape=(3, 2, 5), dynamic=True),
     norm.LayerNormTrainingStep(shape=(2, 3, 4, 5), k=2),
+    norm.RmsNorm(shape=(2, 3, 4), k=2),
+    norm.RmsNormBackward(shape=(3, 2, 5), dynamic=True),
+    norm.RmsNormBackward(shape=(4, 6), weight=False),
+    norm.RmsNormTrainingStep(shape=(2, 3, 8), k=1, dynamic=True),
 ]
 
 

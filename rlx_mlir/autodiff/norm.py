@@ -1,5 +1,5 @@
-"""VJP rules of the normalizations and of their gradient ops, so that a normalized net can
-be differentiated to any order.
+"""VJP rules of the normalizations (batch, layer and RMS norm) and of their gradient ops,
+so that a normalized net can be differentiated to any order.
 
 The forward ops (`batch_norm`, `layer_norm`) return their saved statistics (mean and
 invstd/rstd) beside y. The first-order VJP of y is ATen's gradient op
@@ -79,6 +79,27 @@ def layer_norm(b, op, y_bar, mean_bar, rstd_bar):
     m = math.prod(w.type.get_shape())
     x_bar = _statistics_to_input(b, x_bar, x, mean, rstd, mean_bar, rstd_bar, m, lambda v: v)
     return x_bar, w_bar, b_bar
+
+
+@vjp_rule(rlx.RmsNormOp)
+def rms_norm(b, op, y_bar, rstd_bar):
+    """(y, rstd) = rms_norm(x, w?): (x, w?)_bar = rms_norm_backward(y_bar, x, rstd, w?), plus
+    rstd's cotangent carried to x: rstd = (sum x^2 / m + eps)^(-1/2) per row, so
+    x_bar += -rstd_bar * rstd^2 * xhat / m with xhat = x * rstd."""
+    x, w = op.input, op.weight
+    k = op.normalized_rank
+    weights = [] if w is None else [w]
+    bars = b.build_many(
+        rlx.RmsNormBackwardOp, [y_bar, x, op.rstd, w], [x.type, None if w is None else w.type], normalized_rank=k,
+    )
+    x_bar = bars[0]
+    if not is_zero(rstd_bar):
+        rstd = op.rstd
+        m = math.prod(x.type.get_shape()[len(x.type.get_shape()) - k:])
+        xhat = b.mul(x, rstd)
+        coefficient = b.div(b.mul(rstd_bar, b.mul(rstd, rstd)), b.scalar(float(m), x))
+        x_bar = b.sub(x_bar, b.mul(xhat, coefficient))
+    return (x_bar, *bars[1:]) if weights else (x_bar,)
 
 
 def _statistics_to_input(b, x_bar, x, mean, invstd, mean_bar, invstd_bar, n, broadcastable):
@@ -169,6 +190,46 @@ def layer_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
     residual = b.sub(b.sub(g, b.div(row(g), m)), b.mul(xhat, m2))
     rstd_bar = b.binary(rlx.AddOp, row(b.mul(a, residual)), row(b.mul(xhat_bar, centered)))
     return dy_bar, x_bar, mean_bar, rstd_bar, w_bar
+
+
+@vjp_rule(rlx.RmsNormBackwardOp)
+def rms_norm_backward(b, op, gx_bar, gw_bar=None):
+    """(gx, gw?) = rms_norm_backward(dy, x, rstd, w?), rows of m values (rstd per row; w per
+    normalized position, 1 without one; sum_r over a row, sum_o over the rows):
+
+        xhat = x rstd,  g = dy w,  M2 = sum_r g xhat / m
+        gx = rstd (g - xhat M2),  gw = sum_o dy xhat
+
+    layer_norm_backward's rule without the mean; with a = gx_bar:
+
+        M2_bar = -rstd sum_r(a xhat)
+        g_bar = rstd a + M2_bar xhat/m
+        xhat_bar = -rstd a M2 + M2_bar g/m + gw_bar dy
+        dy_bar = g_bar w + gw_bar xhat,   w_bar = sum_o g_bar dy
+        x_bar = rstd xhat_bar
+        rstd_bar = sum_r(a (g - xhat M2)) + sum_r(xhat_bar x)
+    """
+    dy, x, rstd, w = op.grad_output, op.input, op.rstd, op.weight
+    k = op.normalized_rank
+    shape = x.type.get_shape()
+    m = b.scalar(float(math.prod(shape[len(shape) - k:])), x)
+    row = lambda v: b.sum_to(v, rstd)  # noqa: E731  sum over the normalized axes, rstd's shape
+    xhat = b.mul(x, rstd)
+    g = dy if w is None else b.mul(dy, w)
+    m2 = b.div(row(b.mul(g, xhat)), m)
+    a = gx_bar
+    m2_bar = b.neg(b.mul(rstd, row(b.mul(a, xhat))))
+    g_bar = b.binary(rlx.AddOp, b.mul(rstd, a), b.div(b.mul(m2_bar, xhat), m))
+    xhat_bar = b.sub(b.div(b.mul(m2_bar, g), m), b.mul(b.mul(rstd, a), m2))
+    dy_bar = g_bar if w is None else b.mul(g_bar, w)
+    if not is_zero(gw_bar):
+        xhat_bar = b.binary(rlx.AddOp, xhat_bar, b.mul(gw_bar, dy))
+        dy_bar = b.binary(rlx.AddOp, dy_bar, b.mul(gw_bar, xhat))
+    x_bar = b.mul(xhat_bar, rstd)
+    rstd_bar = b.binary(rlx.AddOp, row(b.mul(a, b.sub(g, b.mul(xhat, m2)))), row(b.mul(xhat_bar, x)))
+    if w is None:
+        return dy_bar, x_bar, rstd_bar
+    return dy_bar, x_bar, rstd_bar, b.sum_to(b.mul(g_bar, dy), w)
 
 
 @vjp_rule(rlx.BatchNormInferenceOp)

@@ -99,11 +99,14 @@ class RlxOpBase(IRDLOperation):
         return tuple(name for name, _ in cls.get_irdl_definition().results)
 
     def named_values(self) -> list[tuple[str, SSAValue]]:
-        """(name, value) for every operand and then every result; a variadic one repeats its name."""
+        """(name, value) for every operand and then every result; a variadic one repeats its
+        name, an absent optional one is left out."""
         definition = self.get_irdl_definition()
         named = []
         for name, _ in (*definition.operands, *definition.results):
             values = getattr(self, name)
+            if values is None:
+                continue
             named += [(name, v) for v in (values if isinstance(values, Sequence) else (values,))]
         return named
 

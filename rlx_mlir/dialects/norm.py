@@ -14,8 +14,13 @@ Each op is one ATen op of PyTorch 2.13, with its results in ATen's order:
   mean and rstd have ATen's shape `x.shape[:-k] + [1] * k`.
 - `rlx.layer_norm_backward` [native_layer_norm_backward]: dx, dweight, dbias; the
   normalized rank is the weight's.
+- `rlx.rms_norm` [_fused_rms_norm, F.rms_norm]: y and rstd (layer norm's shape), the
+  weight optional; `eps` is required (PyTorch's `eps=None` is `torch.finfo(dtype).eps`,
+  which the importer passes).
+- `rlx.rms_norm_backward` [_fused_rms_norm_backward]: dx, and dweight exactly when the
+  weight is given (ATen's output mask).
 
-Affine-free norms (PyTorch's `weight=None`) get ones and zeros from the importer. Only the
+Affine-free batch and layer norms (PyTorch's `weight=None`) get ones and zeros from the importer. Only the
 batch (the leading axis of x and of what has x's shape) may be dynamic; the channel and
 normalized axes are static, and an empty x is rejected, as ATen's batch norm rejects it.
 """
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.irdl import operand_def, result_def
+from xdsl.irdl import operand_def, opt_operand_def, opt_result_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
@@ -193,7 +198,9 @@ class BatchNormBackwardOp(_BatchNormOp):
 class _LayerNormOp(_NormOp):
     """x [*outer, *normalized]; weight [*normalized]; mean, rstd [*outer, 1, ..., 1]."""
 
-    def check_layer_shapes(self, k: int) -> tuple[int, ...]:
+    def check_layer_shapes(self, k: int, statistics: Sequence[str] = ("mean", "rstd")) -> tuple[int, ...]:
+        """x has the k normalized axes; the weight (when given) is their shape, and each of
+        `statistics` has layer norm's shape [*outer, 1, ..., 1]."""
         x = self.shape_named("input")
         if k < 1:
             raise VerifyException(self.no_normalized_axes(k))
@@ -203,9 +210,10 @@ class _LayerNormOp(_NormOp):
             )
         self.expect_nonempty("input")
         normalized = x[len(x) - k:]
-        self.expect_shape("weight", normalized, f"the input's {last_dims(k)}")
-        self.expect_shape("mean", stat_shape(x, k), f"the input's shape with its {last_dims(k)} 1")
-        self.expect_shape("rstd", stat_shape(x, k), f"the input's shape with its {last_dims(k)} 1")
+        if self.weight is not None:
+            self.expect_shape("weight", normalized, f"the input's {last_dims(k)}")
+        for name in statistics:
+            self.expect_shape(name, stat_shape(x, k), f"the input's shape with its {last_dims(k)} 1")
         return x
 
     def batched_values(self) -> set[str]:
@@ -306,5 +314,81 @@ class LayerNormBackwardOp(_LayerNormOp):
         self.expect_shape("grad_bias", normalized, "the weight's shape")
 
 
-FORWARD_OPS: tuple = (BatchNormOp, BatchNormInferenceOp, LayerNormOp)
-BACKWARD_OPS: tuple = (BatchNormBackwardOp, LayerNormBackwardOp)
+@rlx_op_definition
+class RmsNormOp(_LayerNormOp):
+    """RMS norm [_fused_rms_norm, F.rms_norm] over the last k = normalized_rank axes.
+
+    With m = the product of those k sizes, per row: rstd = 1/sqrt(sum x^2 / m + eps),
+    y = x * rstd (* weight, when given). `eps` has no default: PyTorch's `eps=None` means
+    `torch.finfo(dtype).eps`, which depends on the element type, so the importer states it.
+    """
+
+    name = "rlx.rms_norm"
+
+    input = operand_def(FLOAT_TENSOR)
+    weight = opt_operand_def(FLOAT_TENSOR)
+
+    normalized_rank = int_property(1)
+    eps = float_property()
+
+    result = result_def(FLOAT_TENSOR)
+    rstd = result_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input (`weight` $weight^)? (`normalized_rank` $normalized_rank^)? `eps` $eps {SIGNATURE}"
+
+    def normalized_axes(self) -> int:
+        return self.normalized_rank
+
+    def verify_shapes(self) -> None:
+        x = self.check_layer_shapes(self.normalized_axes(), statistics=("rstd",))
+        self.expect_shape("result", x, "the input's shape")
+
+
+@rlx_op_definition
+class RmsNormBackwardOp(_LayerNormOp):
+    """Gradients of RMS norm [_fused_rms_norm_backward] over the last k = normalized_rank axes.
+
+    With xhat = x * rstd, g = dy * weight (dy without one) and the mean over the m
+    normalized values of each row: grad_input = rstd * (g - xhat * mean(g * xhat));
+    grad_weight = sum over rows of dy * xhat. grad_weight is a result exactly when the
+    weight is an operand (ATen's output mask: no weight, no gradient for it). k is a
+    property, not the weight's rank, because the weight is optional and rstd's unit axes
+    cannot tell k from an x whose own trailing sizes are 1.
+    """
+
+    name = "rlx.rms_norm_backward"
+
+    grad_output = operand_def(FLOAT_TENSOR)
+    input = operand_def(FLOAT_TENSOR)
+    rstd = operand_def(FLOAT_TENSOR)
+    weight = opt_operand_def(FLOAT_TENSOR)
+
+    normalized_rank = int_property(1)
+
+    grad_input = result_def(FLOAT_TENSOR)
+    grad_weight = opt_result_def(FLOAT_TENSOR)
+
+    assembly_format = (
+        f"$grad_output `,` $input `,` $rstd (`weight` $weight^)? (`normalized_rank` $normalized_rank^)? {SIGNATURE}"
+    )
+
+    def normalized_axes(self) -> int:
+        return self.normalized_rank
+
+    def verify_shapes(self) -> None:
+        k = self.normalized_axes()
+        x = self.check_layer_shapes(k, statistics=("rstd",))
+        self.expect_shape("grad_output", x, "the input's shape")
+        self.expect_shape("grad_input", x, "the input's shape")
+        if (self.weight is None) != (self.grad_weight is None):
+            given = "no weight" if self.weight is None else "a weight"
+            raise VerifyException(
+                f"expected a grad_weight result exactly when the weight is given (ATen's output mask), "
+                f"got {given} and {len(self.results)} results"
+            )
+        if self.weight is not None:
+            self.expect_shape("grad_weight", x[len(x) - k:], "the weight's shape")
+
+
+FORWARD_OPS: tuple = (BatchNormOp, BatchNormInferenceOp, LayerNormOp, RmsNormOp)
+BACKWARD_OPS: tuple = (BatchNormBackwardOp, LayerNormBackwardOp, RmsNormBackwardOp)

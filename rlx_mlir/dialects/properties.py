@@ -170,7 +170,9 @@ def bool_property(default: bool, prop_name: str | None = None) -> bool:
     return _property(BOOL, default, prop_name)
 
 
-def float_property(default: float, prop_name: str | None = None) -> float:
+def float_property(default: float | None = None, prop_name: str | None = None) -> float:
+    """Without a default the property is required (`rlx.rms_norm`'s eps, which the importer
+    always passes)."""
     return _property(FLOAT, default, prop_name)
 
 

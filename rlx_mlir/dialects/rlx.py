@@ -121,6 +121,8 @@ from rlx_mlir.dialects.norm import (
     BatchNormOp,
     LayerNormBackwardOp,
     LayerNormOp,
+    RmsNormBackwardOp,
+    RmsNormOp,
 )
 from rlx_mlir.dialects.pool import (
     ADAPTIVE_AVG_POOL,
@@ -335,6 +337,8 @@ __all__ = [
     "PermuteOp",
     "ReluOp",
     "ReshapeOp",
+    "RmsNormBackwardOp",
+    "RmsNormOp",
     "RsqrtOp",
     "SigmoidBackwardOp",
     "SigmoidOp",

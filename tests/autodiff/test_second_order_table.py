@@ -289,6 +289,8 @@ COMPOSITE = {
     "batch_norm_inference": "test_vjp_norm.py::test_batch_norm_inference_first_and_second_order_match_pytorch",
     "batch_norm_backward": "test_vjp_norm_orders.py (third order of batch_norm = second of its gradient op)",
     "layer_norm_backward": "test_vjp_norm_orders.py (third order of layer_norm = second of its gradient op)",
+    "rms_norm": "test_vjp_norm_orders.py (second order)",
+    "rms_norm_backward": "test_vjp_norm_orders.py (third order of rms_norm = second of its gradient op)",
     "nll_loss": "test_nll_loss_second_order_matches_pytorch",
     "nll_loss_backward": "test_nll_loss_second_order_matches_pytorch",
 }

@@ -1,7 +1,7 @@
-"""Batch norm and layer norm (training mode) differentiated twice and three times: the VJP
-rules of `rlx.batch_norm_backward` and `rlx.layer_norm_backward`, and the forward rules'
-cotangents of the saved statistics, against PyTorch's double backward of F.batch_norm /
-F.layer_norm (ATen's `batchnorm_double_backward`, `layer_norm_double_backward`), which is
+"""Batch norm and layer norm (training mode) and RMS norm differentiated twice and three
+times: the VJP rules of `rlx.batch_norm_backward`, `rlx.layer_norm_backward` and
+`rlx.rms_norm_backward`, and the forward rules' cotangents of the saved statistics, against
+PyTorch's double backward of F.batch_norm / F.layer_norm / F.rms_norm (ATen's `batchnorm_double_backward`, `layer_norm_double_backward`), which is
 `torch.autograd.grad` of `native_batch_norm_backward` / `native_layer_norm_backward`.
 
 Error model: f64 throughout, both sides. Each gradient is a short composition of
@@ -60,6 +60,23 @@ func.func @f(%x: tensor<{t}>, %w: tensor<{wt}>, %b: tensor<{wt}>) -> tensor<{t}>
 """
 
 
+def _rms_source(shape, k, weight):
+    t = "x".join(map(str, shape)) + "xf64"
+    wt = "x".join(map(str, shape[len(shape) - k:])) + "xf64"
+    st = "x".join(map(str, [*shape[: len(shape) - k], *[1] * k])) + "xf64"
+    params, operand, types = (f", %w: tensor<{wt}>", " weight %w", f", tensor<{wt}>") if weight else ("", "", "")
+    return f"""
+func.func @f(%x: tensor<{t}>{params}) -> tensor<{t}> {{
+  %y, %r = rlx.rms_norm %x{operand} normalized_rank {k} eps 1.0e-05 : (tensor<{t}>{types}) -> (tensor<{t}>, tensor<{st}>)
+  return %y : tensor<{t}>
+}}
+"""
+
+
+def _torch_rms(k):
+    return lambda x, w=None: F.rms_norm(x, x.shape[x.dim() - k:], w, eps=1e-5)
+
+
 def _torch_bn(x, w, b):
     c = x.shape[1]
     zeros, ones = torch.zeros(c, dtype=x.dtype), torch.ones(c, dtype=x.dtype)
@@ -75,6 +92,10 @@ CASES = [
     pytest.param(_bn_source((4, 3)), _torch_bn, [(4, 3), (3,), (3,)], 2, id="batch_norm1d-NC-order2"),
     pytest.param(_ln_source((3, 4), 1), _torch_ln(1), [(3, 4), (4,), (4,)], 2, id="layer_norm-k1-order2"),
     pytest.param(_ln_source((2, 2, 3), 2), _torch_ln(2), [(2, 2, 3), (2, 3), (2, 3)], 2, id="layer_norm-k2-order2"),
+    pytest.param(_rms_source((3, 4), 1, True), _torch_rms(1), [(3, 4), (4,)], 2, id="rms_norm-k1-weight-order2"),
+    pytest.param(_rms_source((2, 2, 3), 2, False), _torch_rms(2), [(2, 2, 3)], 2, id="rms_norm-k2-order2"),
+    pytest.param(_rms_source((2, 2, 3), 2, True), _torch_rms(2), [(2, 2, 3), (2, 3)], 2, id="rms_norm-k2-weight-order2"),
+    pytest.param(_rms_source((2, 3), 1, True), _torch_rms(1), [(2, 3), (3,)], 3, id="rms_norm-k1-weight-order3"),
 ]
 
 

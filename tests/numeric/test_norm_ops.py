@@ -452,6 +452,148 @@ class LayerNormTrainingStep(Case):
             assert_within_bound(g, want_, a, dtype=self.np_dtype, label=f"{self}:{name}")
 
 
+def _rms_text(case, x: str, w: str | None, xt: str, wt: str) -> tuple[list[str], list[str]]:
+    """The operands and types of `rlx.rms_norm`'s custom form, its weight optional."""
+    return ([x, *([w] if w else [])], [xt, *([wt] if w else [])])
+
+
+@dataclass(frozen=True)
+class RmsNorm(Case):
+    """rlx.rms_norm against F.rms_norm (y) and 1/sqrt(mean(x^2) + eps) (rstd) in float64.
+
+    A sum of squares has non-negative terms: rstd's relative error is a few u, so
+    A(rstd) = rstd and A(y) = |x| rstd |w|."""
+
+    k: int = 1
+    eps: float | None = None
+    """None: PyTorch's default, finfo(dtype).eps, which the importer passes."""
+    weight: bool = True
+
+    def __str__(self) -> str:
+        return f"rms_norm_{'x'.join(map(str, self.shape))}_k{self.k}_e{self.eps}{'_w' if self.weight else ''}{self.tail()}"
+
+    @property
+    def epsilon(self) -> float:
+        return float(np.finfo(self.np_dtype).eps) if self.eps is None else self.eps
+
+    def types(self):
+        xt, wt = self.ty(self.shape), self.ty(self.shape[len(self.shape) - self.k:], batched=False)
+        return xt, wt, self.ty(_stat_shape(self.shape, self.k))
+
+    def forward_op(self, xt, wt, st) -> str:
+        weight = " weight %w" if self.weight else ""
+        types = f"{xt}, {wt}" if self.weight else xt
+        return (f"  %y, %rstd = rlx.rms_norm %x{weight} normalized_rank {self.k} eps {_float(self.epsilon)}"
+                f" : ({types}) -> ({xt}, {st})\n")
+
+    def params(self, xt, wt):
+        return [("x", xt), *([("w", wt)] if self.weight else [])]
+
+    def text(self) -> str:
+        xt, wt, st = self.types()
+        return self.function(self.params(xt, wt), self.forward_op(xt, wt, st), [("y", xt), ("rstd", st)])
+
+    def inputs(self, rng, n):
+        normalized = self.shape[len(self.shape) - self.k:]
+        return [self.x(rng, n), *([rng.standard_normal(normalized).astype(self.np_dtype)] if self.weight else [])]
+
+    def split(self, inputs):
+        x, *rest = map(_t, inputs)
+        return x, (rest[0] if self.weight else None), rest[1:] if self.weight else rest
+
+    def rstd(self, x):
+        dims = list(range(x.dim() - self.k, x.dim()))
+        return 1 / torch.sqrt((x * x).mean(dim=dims, keepdim=True) + self.epsilon)
+
+    def check(self, got, inputs):
+        x, w, _ = self.split(inputs)
+        normalized = list(x.shape[x.dim() - self.k:])
+        y = F.rms_norm(x, normalized, w, self.epsilon)
+        rstd = self.rstd(x)
+        a_y = (x * rstd).abs() * (1 if w is None else w.abs())
+        for name, g, want_, a in zip(("y", "rstd"), got, (y, rstd), (a_y, rstd)):
+            assert_within_bound(g, want_, a, dtype=self.np_dtype, label=f"{self}:{name}")
+
+
+def _rms_norm_grad_magnitudes(dy, x, w, rstd, k):
+    """A(dx), A(dweight) of the RMS norm gradient (sums of products of |g| and |xhat|)."""
+    dims = list(range(x.dim() - k, x.dim()))
+    rows = list(range(x.dim() - k))
+    xhat = (x * rstd).abs()
+    g = dy.abs() * (1 if w is None else w.abs())
+    a_dx = rstd * (g + xhat * (g * xhat).mean(dim=dims, keepdim=True))
+    a_dw = (dy.abs() * xhat).sum(dim=rows) if rows else dy.abs() * xhat
+    return a_dx, a_dw
+
+
+@dataclass(frozen=True)
+class RmsNormBackward(RmsNorm):
+    """rlx.rms_norm_backward on rstd computed in float64 (rounded to the dtype), against
+    autograd through F.rms_norm in float64."""
+
+    def __str__(self) -> str:
+        return "rms_norm_backward_" + RmsNorm.__str__(self)[len("rms_norm_"):]
+
+    def backward_op(self, xt, wt, st) -> str:
+        weight = " weight %w" if self.weight else ""
+        types = f"{xt}, {xt}, {st}" + (f", {wt}" if self.weight else "")
+        results = "%dx, %dw" if self.weight else "%dx"
+        result_types = f"{xt}, {wt}" if self.weight else xt
+        return (f"  {results} = rlx.rms_norm_backward %dy, %x, %rstd{weight} normalized_rank {self.k}"
+                f" : ({types}) -> ({result_types})\n")
+
+    def outputs(self, xt, wt):
+        return [("dx", xt), *([("dw", wt)] if self.weight else [])]
+
+    def text(self) -> str:
+        xt, wt, st = self.types()
+        params = [("dy", xt), ("x", xt), ("rstd", st), *([("w", wt)] if self.weight else [])]
+        return self.function(params, self.backward_op(xt, wt, st), self.outputs(xt, wt))
+
+    def inputs(self, rng, n):
+        x, *w = RmsNorm.inputs(self, rng, n)
+        rstd = self.rstd(_t(x)).numpy().astype(self.np_dtype)
+        return [rng.standard_normal(x.shape).astype(self.np_dtype), x, rstd, *w]
+
+    def check(self, got, inputs):
+        dy, x, rstd, *w = map(_t, inputs)
+        self.check_gradients(got, dy, x, w[0] if w else None, rstd)
+
+    def check_gradients(self, got, dy, x, w, rstd, y_got=None):
+        x = x.clone().requires_grad_()
+        w = None if w is None else w.clone().requires_grad_()
+        y = F.rms_norm(x, list(x.shape[x.dim() - self.k:]), w, self.epsilon)
+        want = torch.autograd.grad(y, [x, *([w] if w is not None else [])], dy)
+        a_dx, a_dw = _rms_norm_grad_magnitudes(dy, x.detach(), None if w is None else w.detach(), rstd, self.k)
+        names, magnitudes = ("dx", "dweight"), (a_dx, a_dw)
+        if y_got is not None:
+            names, want = ("y", *names), (y.detach(), *want)
+            magnitudes = ((x * rstd).abs().detach() * (1 if w is None else w.abs().detach()), *magnitudes)
+        for name, g, want_, a in zip(names, got, want, magnitudes):
+            assert_within_bound(g, want_, a, dtype=self.np_dtype, label=f"{self}:{name}")
+
+
+@dataclass(frozen=True)
+class RmsNormTrainingStep(RmsNormBackward):
+    """rlx.rms_norm then rlx.rms_norm_backward on its rstd, against F.rms_norm and autograd
+    in float64."""
+
+    def __str__(self) -> str:
+        return "rms_norm_step_" + RmsNorm.__str__(self)[len("rms_norm_"):]
+
+    def text(self) -> str:
+        xt, wt, st = self.types()
+        body = self.forward_op(xt, wt, st) + self.backward_op(xt, wt, st)
+        return self.function([*self.params(xt, wt), ("dy", xt)], body, [("y", xt), *self.outputs(xt, wt)])
+
+    def inputs(self, rng, n):
+        return [*RmsNorm.inputs(self, rng, n), rng.standard_normal((n, *self.shape[1:])).astype(self.np_dtype)]
+
+    def check(self, got, inputs):
+        x, *w, dy = map(_t, inputs)
+        self.check_gradients(got, dy, x, w[0] if w else None, self.rstd(x), y_got=got[0])
+
+
 def _both(case_type, **fields):
     return [case_type(dtype=d, **fields) for d in DTYPES]
 
@@ -504,6 +646,17 @@ CASES = [
     *_both(LayerNormTrainingStep, shape=(4, 6), k=2),
     LayerNormTrainingStep(shape=(3, 16), offset=1000.0),
     LayerNormTrainingStep(shape=(2, 3, 8), dynamic=True, dtype="f64"),
+    # RMS norm over 1 and 2 dims, with and without a weight, PyTorch's default eps and a
+    # given one; a dynamic batch.
+    *_both(RmsNorm, shape=(4, 6)),
+    *_both(RmsNorm, shape=(2, 3, 4), k=2, weight=False),
+    RmsNorm(shape=(3, 5, 8), dynamic=True, eps=1e-5),
+    *_both(RmsNormBackward, shape=(2, 3, 4), k=2),
+    RmsNormBackward(shape=(4, 6), weight=False),
+    RmsNormBackward(shape=(3, 2, 5), dynamic=True),
+    *_both(RmsNormTrainingStep, shape=(5, 7), eps=1e-6),
+    RmsNormTrainingStep(shape=(2, 3, 4, 5), k=2, weight=False, dtype="f64"),
+    RmsNormTrainingStep(shape=(2, 3, 8), dynamic=True, dtype="f64"),
 ]
 
 
@@ -552,6 +705,10 @@ ONE_OF_EACH = [
     LayerNorm(shape=(3, 4), k=2),
     LayerNormBackward(shape=(3, 2, 5), dynamic=True),
     LayerNormBackward(shape=(3, 4), k=2),
+    RmsNorm(shape=(2, 3, 4), k=2),
+    RmsNorm(shape=(3, 5), dynamic=True, weight=False),
+    RmsNormBackward(shape=(3, 2, 5), dynamic=True),
+    RmsNormBackward(shape=(3, 4), k=2, weight=False),
 ]
 
 

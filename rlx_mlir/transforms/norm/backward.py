@@ -1,16 +1,15 @@
-"""`decompose-backward` for the norm gradients: batch norm (training) and layer norm.
+"""`decompose-backward` for the norm gradients: batch norm (training), layer norm and RMS norm.
 
 Both are the same three steps, in the forward lowering's loops (`norm.ChannelLoops`,
 `norm.RowLoops`): one reduction with two accumulators (the sum of the incoming gradient
 and its dot product with the normalized input), small all-parallel generics on those
 statistics, and one all-parallel generic for dx. The normalized input is recomputed from
 the saved statistics as `(x - mean) * invstd`, a deviation from the mean, so nothing
-cancels as `sum(dy * x) - mean * sum(dy)` would.
+cancels as `sum(dy * x) - mean * sum(dy)` would. RMS norm has no mean: its one row sum
+is sum(g * xhat), in a generic of its own as layer norm's are.
 """
 
 from __future__ import annotations
-
-import math
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -82,10 +81,8 @@ class LayerNormBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.LayerNormBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         dy, x, element = op.grad_output, op.input, element_type_of(op.input)
-        k = op.normalized_axes()
-        rank = len(shape_of(x))
-        loops = RowLoops(rank - k, k)
-        m = float(math.prod(shape_of(x)[rank - k:]))
+        loops = RowLoops.of(op)
+        k, rank, m = loops.normalized, loops.outer + loops.normalized, loops.row_size(x)
 
         def xhat(r: RegionBuilder, x_, mean_, rstd_):
             return r.mul(r.sub(x_, mean_), rstd_)
@@ -142,3 +139,66 @@ class LayerNormBackwardToLinalg(RewritePattern):
             body=column_sums,
         )
         rewriter.replace(op, [], [dx, dweight, dbias])
+
+
+class RmsNormBackwardToLinalg(RewritePattern):
+    """_fused_rms_norm_backward over the last k axes, m values per row o (w = 1 without a weight):
+
+        xhat[o, *j] = x[o, *j] * rstd[o],   g = dy * weight[*j]
+        mean_gx[o] = sum_{*j} g * xhat / m
+        dx[o, *j]  = rstd[o] * (g - xhat * mean_gx[o])
+        dweight[*j] = sum_o dy * xhat   (only with a weight)
+
+    rstd comes in ATen's shape [*outer, 1, ..., 1] and is read at (*o, 0, ..., 0). Each
+    sum is a generic with one accumulator (layer norm's backward says why).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: norm.RmsNormBackwardOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        dy, x, element = op.grad_output, op.input, element_type_of(op.input)
+        loops = RowLoops.of(op)
+        k, rank, m = loops.normalized, loops.outer + loops.normalized, loops.row_size(x)
+        weights = [] if op.weight is None else [op.weight]
+
+        def gradient_of_y(r: RegionBuilder, dy_, w_=None):
+            return dy_ if w_ is None else r.mul(dy_, w_)
+
+        def sum_of_g_xhat(r: RegionBuilder, dy_, x_, rstd_, *w_and_acc):
+            *w_, acc = w_and_acc
+            return r.accumulate(acc, r.mul(gradient_of_y(r, dy_, *w_), r.mul(x_, rstd_)))
+
+        stat = loops.row_stat()
+        sum_gx = loops.reduce_rows(
+            b, x, [dy, x, op.rstd, *weights], [loops.x(), loops.x(), stat, *(loops.normalized_axes() for _ in weights)],
+            1, sum_of_g_xhat,
+        )
+        mean_gx = per_element(b, [sum_gx], 1, lambda r, gx_, _out: r.div(gx_, r.constant(m, element)), like=x)
+        every, row, weight = loops.over_x()
+        stat_at_x = dims_map(rank, lambda d: (*d[: rank - k], *(0,) * k))
+
+        def grad_input(r: RegionBuilder, dy_, x_, rstd_, mgx_, *w_and_out):
+            *w_, _out = w_and_out
+            xhat = r.mul(x_, rstd_)
+            return r.mul(rstd_, r.sub(gradient_of_y(r, dy_, *w_), r.mul(xhat, mgx_)))
+
+        dx = b.generic(
+            ins=[dy, x, op.rstd, mean_gx, *weights],
+            init=b.empty(shape_of(x), element, like=x),
+            maps=[every, every, stat_at_x, row, *(weight for _ in weights), every],
+            iterators="p" * rank,
+            body=grad_input,
+        )
+        if op.weight is None:
+            rewriter.replace(op, [], [dx])
+            return
+        # dweight: x's own loop order, the rows reduced outside the columns (layer norm's
+        # backward says why).
+        dweight = b.generic(
+            ins=[dy, x, op.rstd],
+            init=b.full(shape_of(op.weight), element, 0.0),
+            maps=[every, every, stat_at_x, weight],
+            iterators="R" * (rank - k) + "p" * k,
+            body=lambda r, dy_, x_, rstd_, dw: r.add(dw, r.mul(dy_, r.mul(x_, rstd_))),
+        )
+        rewriter.replace(op, [], [dx, dweight])

@@ -1,4 +1,4 @@
-"""`convert-rlx-to-linalg` for the norm ops: batch norm (training and eval) and layer norm.
+"""`convert-rlx-to-linalg` for the norm ops: batch norm (training and eval), layer norm and RMS norm.
 
 Statistics are computed stably, in two reductions: the mean first, then the variance as
 the mean of squared deviations from it, never `E[x^2] - E[x]^2` (which cancels
@@ -11,7 +11,8 @@ Batch norm reduces x [N, C, *spatial] over the loops (c, n, *s): c parallel, the
 reductions. Its count n = N * prod(spatial) is a constant when N is static; a dynamic N is
 read with `tensor.dim` and converted to a float once, outside the bodies that use it.
 Layer norm reduces x [*outer, *normalized] over the normalized loops; its count m is
-always static, and a dynamic outer (batch) dim only sizes the tensors.
+always static, and a dynamic outer (batch) dim only sizes the tensors. RMS norm shares
+layer norm's loops; it has no mean, so its one reduction is the sum of squares.
 
 The backward patterns (`backward`) share `ChannelLoops`, `RowLoops` and `count_of`.
 """
@@ -233,6 +234,16 @@ class RowLoops:
     normalized: int
     """k, how many trailing axes are normalized."""
 
+    @staticmethod
+    def of(op: norm.LayerNormOp | norm.LayerNormBackwardOp | norm.RmsNormOp | norm.RmsNormBackwardOp) -> RowLoops:
+        """The loops of a layer or RMS norm op over its input."""
+        k = op.normalized_axes()
+        return RowLoops(len(shape_of(op.input)) - k, k)
+
+    def row_size(self, x: SSAValue) -> float:
+        """m, the number of values in a row of x (static: only the batch may be dynamic)."""
+        return float(math.prod(shape_of(x)[self.outer :]))
+
     @property
     def rows(self) -> int:
         """How many row loops: the outer axes, or the one unit loop."""
@@ -290,6 +301,17 @@ class RowLoops:
         return b.expand_shape(row_values, groups, stat_shape(shape_of(x), self.normalized))
 
 
+def row_rstd(b: TensorBuilder, sums: SSAValue, m: float, eps: float, x: SSAValue) -> SSAValue:
+    """rstd[o] = 1 / sqrt(sums[o] / m + eps): layer norm's (of squared deviations) and RMS
+    norm's (of squares)."""
+    element = element_type_of(x)
+    return per_element(
+        b, [sums], 1,
+        lambda r, s_, _out: inverse_sqrt(r, r.add(r.div(s_, r.constant(m, element)), r.constant(eps, element))),
+        like=x,
+    )
+
+
 class LayerNormToLinalg(RewritePattern):
     """Layer norm over the last k axes, m = their element count, per row (outer index o):
 
@@ -304,10 +326,9 @@ class LayerNormToLinalg(RewritePattern):
     def match_and_rewrite(self, op: norm.LayerNormOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         x, element = op.input, element_type_of(op.input)
-        k = op.normalized_axes()
         eps = op.eps
-        loops = RowLoops(len(shape_of(x)) - k, k)
-        m = float(math.prod(shape_of(x)[loops.outer :]))
+        loops = RowLoops.of(op)
+        m = loops.row_size(x)
         sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, x_))
         mean = per_element(b, [sums], 1, lambda r, s_, _out: r.div(s_, r.constant(m, element)), like=x)
 
@@ -316,11 +337,7 @@ class LayerNormToLinalg(RewritePattern):
             return r.accumulate(acc, r.mul(d, d))
 
         var_sum = loops.reduce_rows(b, x, [x, mean], [loops.x(), loops.row()], 1, squared_deviation)
-        rstd = per_element(
-            b, [var_sum], 1,
-            lambda r, v_, _out: inverse_sqrt(r, r.add(r.div(v_, r.constant(m, element)), r.constant(eps, element))),
-            like=x,
-        )
+        rstd = row_rstd(b, var_sum, m, eps, x)
         every, row, weight = loops.over_x()
         y = b.generic(
             ins=[x, mean, rstd, op.weight, op.bias],
@@ -330,3 +347,34 @@ class LayerNormToLinalg(RewritePattern):
             body=lambda r, x_, m_, s_, w_, b_, _out: r.add(r.mul(r.mul(r.sub(x_, m_), s_), w_), b_),
         )
         rewriter.replace(op, [], [y, loops.as_stat_shape(b, mean, x), loops.as_stat_shape(b, rstd, x)])
+
+
+class RmsNormToLinalg(RewritePattern):
+    """RMS norm over the last k axes, m = their element count, per row (outer index o):
+
+        rstd[o]  = 1 / sqrt(sum_{*j} x[o, *j]^2 / m + eps)
+        y[o, *j] = x[o, *j] * rstd[o] (* weight[*j], when given)
+
+    rstd is returned in ATen's shape [*outer, 1, ..., 1] (`expand_shape`).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: norm.RmsNormOp, rewriter: PatternRewriter):
+        b = TensorBuilder(rewriter, op)
+        x, element = op.input, element_type_of(op.input)
+        eps = op.eps
+        loops = RowLoops.of(op)
+        m = loops.row_size(x)
+        squares = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, r.mul(x_, x_)))
+        rstd = row_rstd(b, squares, m, eps, x)
+        every, row, weight = loops.over_x()
+        if op.weight is None:
+            ins, maps, body = [x, rstd], [every, row], lambda r, x_, s_, _out: r.mul(x_, s_)
+        else:
+            ins, maps = [x, rstd, op.weight], [every, row, weight]
+            body = lambda r, x_, s_, w_, _out: r.mul(r.mul(x_, s_), w_)  # noqa: E731
+        y = b.generic(
+            ins=ins, init=b.empty(shape_of(x), element, like=x), maps=[*maps, every],
+            iterators="p" * len(shape_of(x)), body=body,
+        )
+        rewriter.replace(op, [], [y, loops.as_stat_shape(b, rstd, x)])
