@@ -35,7 +35,7 @@ class Case:
 
     @property
     def symbol(self) -> str:
-        return "f_" + str(self).replace("?", "dyn").replace("-", "_")
+        return "linear_scan_" + str(self).replace("?", "dyn").replace("-", "_")
 
     def text(self) -> str:
         ty = tensor_type(self.shape, DTYPES[self.dtype], dynamic_batch=self.dynamic)
@@ -53,6 +53,14 @@ class Case:
         shape = (n, *self.shape[1:])
         dtype = DTYPES[self.dtype]
         return [rng.uniform(-1.0, 1.0, shape).astype(dtype), rng.standard_normal(shape).astype(dtype)]
+
+    def check(self, function) -> None:
+        """`function` (this case's compiled `@symbol`) against the PyTorch loop, at each batch size."""
+        for seed, n in enumerate(self.batches()):
+            inputs = self.inputs(np.random.default_rng(seed), n)
+            got = function(*inputs)
+            assert got.shape == inputs[1].shape and got.dtype == inputs[1].dtype
+            assert_matches(got, lambda a, x: linear_scan(a, x, self.dim, self.reverse), inputs, label=str(self))
 
 
 CASES = [
@@ -79,8 +87,4 @@ def test_case_ids_are_unique():
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_linear_scan_matches_a_pytorch_loop(case, scan_module):
-    for seed, n in enumerate(case.batches()):
-        inputs = case.inputs(np.random.default_rng(seed), n)
-        got = scan_module[case.symbol](*inputs)
-        assert got.shape == inputs[1].shape and got.dtype == inputs[1].dtype
-        assert_matches(got, lambda a, x: linear_scan(a, x, case.dim, case.reverse), inputs, label=str(case))
+    case.check(scan_module[case.symbol])
