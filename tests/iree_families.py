@@ -363,12 +363,13 @@ ADJOINT: list[Entry] = [
 
 
 # -- scan: the linear scan's loop, forward and reversed, along an inner and the leading dim,
-# and a dynamic batch.
+# and a dynamic batch; cumsum's (the same loop with one operand).
 
 SCAN = [
     scan.Case((3, 5, 4), 1),
     scan.Case((5, 3), 0, reverse=True),
     scan.Case((2, 6, 3), 1, dynamic=True),
+    scan.Case((2, 9), 1, reverse=True, dynamic=True, op="cumsum"),
 ]
 
 

@@ -1,6 +1,6 @@
-// RUN: rlx-opt %s --autodiff="func=scan,scan_reverse" | FileCheck %s
+// RUN: rlx-opt %s --autodiff="func=scan,scan_reverse,cumsum" | FileCheck %s
 // REQUIRES: mlir-opt
-// RUN: rlx-opt %s --autodiff="func=scan,scan_reverse" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
+// RUN: rlx-opt %s --autodiff="func=scan,scan_reverse,cumsum" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
 
 // h = linear_scan(a, x): g = x_bar is the reversed scan of h_bar with a shifted one step
 // back (a[t+1], zero at the end: a slice of steps 1..T put at 0..T-1), and
@@ -32,4 +32,14 @@ func.func @scan(%a: tensor<?x4x3xf32>, %x: tensor<?x4x3xf32>) -> tensor<?x4x3xf3
 func.func @scan_reverse(%a: tensor<5x2xf64>, %x: tensor<5x2xf64>) -> tensor<5x2xf64> {
   %h = rlx.linear_scan %a, %x dim 0 reverse true : (tensor<5x2xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
   return %h : tensor<5x2xf64>
+}
+
+// cumsum is linear: x_bar is the cumsum of y_bar the other way.
+// CHECK-LABEL: func.func @cumsum_vjp
+// CHECK-SAME:    (%{{.*}}: tensor<?x6xf32>, %[[YBAR:.*]]: tensor<?x6xf32>) -> tensor<?x6xf32>
+// CHECK:         %[[XBAR:.*]] = rlx.cumsum %[[YBAR]] dim 1 reverse true : (tensor<?x6xf32>) -> tensor<?x6xf32>
+// CHECK:         func.return %[[XBAR]]
+func.func @cumsum(%x: tensor<?x6xf32>) -> tensor<?x6xf32> {
+  %y = rlx.cumsum %x dim 1 : (tensor<?x6xf32>) -> tensor<?x6xf32>
+  return %y : tensor<?x6xf32>
 }

@@ -54,3 +54,19 @@ func.func @linear_scan_long(%a: tensor<2x100000xf32>, %x: tensor<2x100000xf32>) 
   %h = rlx.linear_scan %a, %x dim 1 : (tensor<2x100000xf32>, tensor<2x100000xf32>) -> tensor<2x100000xf32>
   return %h : tensor<2x100000xf32>
 }
+
+// -----
+
+// cumsum is the same loop with one operand: y[t] = y[t-1] + x[t].
+// CHECK-LABEL: func.func @cumsum
+// CHECK:       scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[Y:.*]] = %{{.*}}, %[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf32>, tensor<3x7xf32>)
+// CHECK-NEXT:    %[[X:.*]] = tensor.extract_slice %{{.*}}[0, %[[T]]] [3, 1] [1, 1] : tensor<3x7xf32> to tensor<3x1xf32>
+// CHECK-NEXT:    %[[NEW:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]] : tensor<3x1xf32>) outs(%[[Y]] : tensor<3x1xf32>)
+// CHECK:           arith.addf
+// CHECK:         tensor.insert_slice %[[NEW]] into %[[OUT]][0, %[[T]]] [3, 1] [1, 1]
+// CHECK-NOT:   rlx.
+func.func @cumsum(%x: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %y = rlx.cumsum %x dim 1 : (tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %y : tensor<3x7xf32>
+}

@@ -62,3 +62,21 @@ func.func @scan_reverse_attr(%a: tensor<2x3xf32>) {
   %h = "rlx.linear_scan"(%a, %a) <{dim = 1 : i64, reverse = 1 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+// cumsum: the result has the input's shape.
+func.func @cumsum_shape(%x: tensor<2x3xf32>) {
+  // CHECK: {{.*}}scan-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.cumsum' op expected the input to have the result's shape 3x2, got tensor<2x3xf32>
+  %y = rlx.cumsum %x dim 1 : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// cumsum: float element types (ATen's integer cumsum is not an RLX op).
+func.func @cumsum_integer(%x: tensor<2x3xi64>) {
+  // CHECK: {{.*}}scan-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.cumsum' op expected a floating-point element type, got i64
+  %y = rlx.cumsum %x dim 1 : (tensor<2x3xi64>) -> tensor<2x3xi64>
+  return
+}

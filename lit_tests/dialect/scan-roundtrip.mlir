@@ -32,3 +32,16 @@ func.func @linear_scan_one_step(%a: tensor<1xf32>, %x: tensor<1xf32>) -> tensor<
   %h = rlx.linear_scan %a, %x dim 0 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
   return %h : tensor<1xf32>
 }
+
+// cumsum [cumsum]: the running sum along dim, a dynamic batch on another dim.
+// CHECK-LABEL: func.func @cumsum
+// CHECK:       rlx.cumsum %x dim 1 : (tensor<?x7xf32>) -> tensor<?x7xf32>
+// CHECK:       rlx.cumsum %x dim 1 reverse true : (tensor<?x7xf32>) -> tensor<?x7xf32>
+// GENERIC-LABEL: sym_name = "cumsum"
+// GENERIC:     "rlx.cumsum"(%{{.*}}) <{dim = 1 : i64, reverse = false}>
+// GENERIC:     "rlx.cumsum"(%{{.*}}) <{dim = 1 : i64, reverse = true}>
+func.func @cumsum(%x: tensor<?x7xf32>) -> (tensor<?x7xf32>, tensor<?x7xf32>) {
+  %y = rlx.cumsum %x dim 1 : (tensor<?x7xf32>) -> tensor<?x7xf32>
+  %z = rlx.cumsum %x dim 1 reverse true : (tensor<?x7xf32>) -> tensor<?x7xf32>
+  return %y, %z : tensor<?x7xf32>, tensor<?x7xf32>
+}

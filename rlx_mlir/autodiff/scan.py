@@ -11,6 +11,8 @@ A reversed scan mirrors it (shift the other way, scan forward). A shift is a sli
 T - 1 steps put back one step over by `slice_backward` (zeros in the vacated step); with
 T = 1 the slice is empty and the shift all zeros, which is exact (h = x there), needs no
 case of its own and keeps a dynamic batch (a zero constant could not have one).
+
+The cumulative sum is linear: its VJP is the cumulative sum of the cotangent the other way.
 """
 
 from __future__ import annotations
@@ -43,3 +45,10 @@ def linear_scan(b, op, h_bar):
     along = -1 if reverse else 1
     g = b.build(rlx.LinearScanOp, [shifted(b, a, dim, -along), h_bar], x, dim=dim, reverse=not reverse)
     return b.mul(g, shifted(b, op.result, dim, along)), g
+
+
+@vjp_rule(rlx.CumsumOp)
+def cumsum(b, op, y_bar):
+    """y = cumsum(x) along dim: y[t] reads x[s] for every s <= t, so x_bar[s] = sum_{t >= s} y_bar[t],
+    the cumsum of y_bar the other way."""
+    return (b.like(op, rlx.CumsumOp, [y_bar], op.input, reverse=not op.reverse),)

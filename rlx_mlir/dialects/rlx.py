@@ -157,7 +157,7 @@ from rlx_mlir.dialects.pool import (
     MaxPool3dOp,
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
-from rlx_mlir.dialects.scan import LinearScanOp
+from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
@@ -294,6 +294,7 @@ __all__ = [
     "ConvTranspose3dBackwardInputOp",
     "ConvTranspose3dBackwardWeightOp",
     "ConvTranspose3dOp",
+    "CumsumOp",
     "DivOp",
     "ErfOp",
     "ExpOp",

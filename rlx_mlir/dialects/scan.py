@@ -70,5 +70,16 @@ class LinearScanOp(ScanOp):
     assembly_format = f"$coefficients `,` $input {SCAN_FORMAT} {SIGNATURE}"
 
 
-FORWARD_OPS: tuple = (LinearScanOp,)
+@rlx_op_definition
+class CumsumOp(ScanOp):
+    """y[t] = x[0] + ... + x[t] along `dim` [cumsum] (`reverse`: y[t] = x[t] + ... + x[T-1])."""
+
+    name = "rlx.cumsum"
+
+    input = operand_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input {SCAN_FORMAT} {SIGNATURE}"
+
+
+FORWARD_OPS: tuple = (LinearScanOp, CumsumOp)
 BACKWARD_OPS: tuple = ()

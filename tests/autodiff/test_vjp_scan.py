@@ -1,5 +1,6 @@
-"""The linear scan's VJP at the first and second order, against PyTorch's autograd of the
-recurrence written as a loop (`scan_reference`), both in float64.
+"""The scans' VJPs at the first and second order, against PyTorch's autograd, both in
+float64: of the recurrence written as a loop (`scan_reference`) for the linear scan, of
+`torch.cumsum` (flipped for reverse) for cumsum, whose VJP is the cumsum the other way.
 
 Our VJP is a reversed linear scan with the coefficients shifted one step, and a product
 with h shifted one step (autodiff/scan.py); its own VJP is again scans and layout ops, so
@@ -78,3 +79,23 @@ def test_linear_scan_vjp_with_a_dynamic_batch_matches_pytorch(length):
         for g, w, m in zip(got, want, magnitude):
             assert g.shape == (n, length, 3)
             assert_within_bound(g, w, m, dtype=np.float32, label=f"linear_scan vjp batch {n}")
+
+
+def _torch_cumsum(x, dim, reverse):
+    return torch.cumsum(x.flip(dim), dim).flip(dim) if reverse else torch.cumsum(x, dim)
+
+
+@pytest.mark.parametrize("dim, reverse, order", [
+    pytest.param(dim, reverse, order, id=f"dim{dim}{'-reverse' if reverse else ''}-order{order}")
+    for order in (1, 2) for dim in range(2) for reverse in (False, True)
+])
+def test_cumsum_vjp_matches_pytorch(dim, reverse, order):
+    shape = (3, 4)
+    ty = "tensor<3x4xf64>"
+    flag = " reverse true" if reverse else ""
+    source = (
+        f"func.func @f(%x: {ty}) -> {ty} {{\n"
+        f"  %y = rlx.cumsum %x dim {dim}{flag} : ({ty}) -> {ty}\n"
+        f"  return %y : {ty}\n}}\n"
+    )
+    check(source, lambda x: _torch_cumsum(x, dim, reverse), [shape], np.float64, order, label=f"cumsum dim {dim}")

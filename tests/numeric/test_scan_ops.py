@@ -1,9 +1,11 @@
 """The scan ops, lowered to their loop and run natively, against PyTorch 2.13 (CPU).
 
-Oracle: the recurrence as a PyTorch loop over the steps (`scan_reference`), in float64 on
-our inputs upcast. Error bound (`oracle.assert_matches`, |got - want| <= k (eps + eps64) A,
+Oracle, in float64 on our inputs upcast: for the linear scan the recurrence as a PyTorch
+loop over the steps (`scan_reference`), for cumsum ATen's `torch.cumsum` (reversed:
+flipped, summed, flipped back). Error bound (`oracle.assert_matches`, |got - want| <= k (eps + eps64) A,
 k = 16): h[t] = sum_{s <= t} (a[s+1] ... a[t]) x[s] is a sum of products with coefficient
-1, so A is the same scan of |a| and |x|; each step rounds one product and one sum. The
+1, so A is the same scan of |a| and |x| (cumsum: of |x|); each step rounds one product
+and one sum. The
 coefficients are drawn from [-1, 1] (a stable recurrence, as a state-space model's).
 """
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+import torch
 
 from oracle import assert_matches, tensor_type
 from scan_reference import linear_scan
@@ -28,21 +31,25 @@ class Case:
     dtype: str = "f32"
     dynamic: bool = False
     """A dynamic batch (`?` on dim 0, never the scanned dim): run with batch sizes shape[0] and shape[0] + 2."""
+    op: str = "linear_scan"
+    """`linear_scan` (operands a, x) or `cumsum` (operand x)."""
 
     def __str__(self) -> str:
         shape = "x".join(("?" if self.dynamic and i == 0 else "") + str(d) for i, d in enumerate(self.shape))
-        return f"{shape}-dim{self.dim}{'-reverse' if self.reverse else ''}-{self.dtype}"
+        return f"{self.op}-{shape}-dim{self.dim}{'-reverse' if self.reverse else ''}-{self.dtype}"
 
     @property
     def symbol(self) -> str:
-        return "linear_scan_" + str(self).replace("?", "dyn").replace("-", "_")
+        return str(self).replace("?", "dyn").replace("-", "_")
 
     def text(self) -> str:
         ty = tensor_type(self.shape, DTYPES[self.dtype], dynamic_batch=self.dynamic)
         reverse = " reverse true" if self.reverse else ""
+        names = ["%a", "%x"] if self.op == "linear_scan" else ["%x"]
+        params = ", ".join(f"{name}: {ty}" for name in names)
         return (
-            f"func.func @{self.symbol}(%a: {ty}, %x: {ty}) -> {ty} {{\n"
-            f"  %h = rlx.linear_scan %a, %x dim {self.dim}{reverse} : ({ty}, {ty}) -> {ty}\n"
+            f"func.func @{self.symbol}({params}) -> {ty} {{\n"
+            f"  %h = rlx.{self.op} {', '.join(names)} dim {self.dim}{reverse} : ({', '.join([ty] * len(names))}) -> {ty}\n"
             f"  return %h : {ty}\n}}\n"
         )
 
@@ -52,15 +59,24 @@ class Case:
     def inputs(self, rng, n: int) -> list[np.ndarray]:
         shape = (n, *self.shape[1:])
         dtype = DTYPES[self.dtype]
-        return [rng.uniform(-1.0, 1.0, shape).astype(dtype), rng.standard_normal(shape).astype(dtype)]
+        x = rng.standard_normal(shape).astype(dtype)
+        return [rng.uniform(-1.0, 1.0, shape).astype(dtype), x] if self.op == "linear_scan" else [x]
+
+    def oracle(self, *inputs: torch.Tensor) -> torch.Tensor:
+        if self.op == "linear_scan":
+            return linear_scan(*inputs, self.dim, self.reverse)
+        (x,) = inputs
+        if self.reverse:
+            return torch.cumsum(x.flip(self.dim), self.dim).flip(self.dim)
+        return torch.cumsum(x, self.dim)
 
     def check(self, function) -> None:
         """`function` (this case's compiled `@symbol`) against the PyTorch loop, at each batch size."""
         for seed, n in enumerate(self.batches()):
             inputs = self.inputs(np.random.default_rng(seed), n)
             got = function(*inputs)
-            assert got.shape == inputs[1].shape and got.dtype == inputs[1].dtype
-            assert_matches(got, lambda a, x: linear_scan(a, x, self.dim, self.reverse), inputs, label=str(self))
+            assert got.shape == inputs[-1].shape and got.dtype == inputs[-1].dtype
+            assert_matches(got, self.oracle, inputs, label=str(self))
 
 
 CASES = [
@@ -72,6 +88,9 @@ CASES = [
     Case((2, 6, 3), 1, dynamic=True),
     Case((2, 3, 6), 2, reverse=True, dynamic=True, dtype="f64"),
     Case((2, 300), 1),  # a long scan: the loop, not an unrolling
+    *(Case((3, 5, 4), dim, reverse, dtype, op="cumsum") for dim in range(3) for reverse in (False, True) for dtype in DTYPES),
+    Case((1, 3), 0, op="cumsum"),  # T = 1
+    Case((2, 9), 1, reverse=True, dynamic=True, op="cumsum"),
 ]
 
 
@@ -86,5 +105,5 @@ def test_case_ids_are_unique():
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_linear_scan_matches_a_pytorch_loop(case, scan_module):
+def test_scan_op_matches_pytorch(case, scan_module):
     case.check(scan_module[case.symbol])

@@ -81,3 +81,11 @@ class LinearScanToLoop(RewritePattern):
         result = scan_loop(rewriter, op, [op.coefficients, op.input], lambda r, a, x, h: r.add(r.mul(a, h), x))
         rewriter.replace(op, [], [result])
 
+
+
+class CumsumToLoop(RewritePattern):
+    """y[t] = y[t-1] + x[t] (reverse: y[t+1]), before the first step 0: `scan_loop` with no coefficients."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scan.CumsumOp, rewriter: PatternRewriter):
+        rewriter.replace(op, [], [scan_loop(rewriter, op, [op.input], lambda r, x, y: r.add(y, x))])
