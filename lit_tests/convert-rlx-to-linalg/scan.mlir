@@ -30,8 +30,8 @@ func.func @linear_scan_dynamic_batch(%a: tensor<?x16x8xf32>, %x: tensor<?x16x8xf
 
 // Reverse: step i works on t = T - 1 - i.
 // CHECK-LABEL: func.func @linear_scan_reverse
+// CHECK:       %[[LAST:.*]] = arith.constant 4 : index
 // CHECK:       scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:    %[[LAST:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[T:.*]] = arith.subi %[[LAST]], %[[I]] : index
 // CHECK-NEXT:    tensor.extract_slice %{{.*}}[%[[T]], 0] [1, 3] [1, 1] : tensor<5x3xf64> to tensor<1x3xf64>
 func.func @linear_scan_reverse(%a: tensor<5x3xf64>, %x: tensor<5x3xf64>) -> tensor<5x3xf64> {

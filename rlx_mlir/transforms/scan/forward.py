@@ -19,6 +19,7 @@ place. A dynamic batch only sizes the slabs: its size is read once, before the l
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
@@ -32,43 +33,62 @@ Step = Callable[..., SSAValue]
 """`step(r, *operand_scalars, h_previous)`: one element of the new state, in a generic body."""
 
 
+@dataclass(frozen=True)
+class Slabs:
+    """The [..., 1, ...] slices along `dim` of a tensor of `shape`, at a step t the loop computes."""
+
+    dim: int
+    shape: tuple[int, ...]
+    """The slab's shape: the tensor's, with 1 on `dim`."""
+    sizes: tuple[SSAValue, ...]
+    """The slab's dynamic sizes (the batch), read once before the loop."""
+
+    def _offsets(self, t: SSAValue) -> list[SSAValue | int]:
+        return [t if axis == self.dim else 0 for axis in range(len(self.shape))]
+
+    def _size_operands(self) -> list[SSAValue | int]:
+        dynamic = iter(self.sizes)
+        return [next(dynamic) if is_dynamic(size) else size for size in self.shape]
+
+    def read(self, r: TensorBuilder, value: SSAValue, t: SSAValue) -> SSAValue:
+        """`value[..., t:t+1, ...]` (`tensor.extract_slice`)."""
+        slab_type = TensorType(element_type_of(value), list(self.shape))
+        unit = [1] * len(self.shape)
+        return r.value(tensor.ExtractSliceOp(value, self._offsets(t), self._size_operands(), unit, slab_type))
+
+    def write(self, r: TensorBuilder, slab: SSAValue, into: SSAValue, t: SSAValue) -> SSAValue:
+        """`into` with `slab` at `[..., t:t+1, ...]` (`tensor.insert_slice`)."""
+        rank = len(self.shape)
+        return r.value(
+            tensor.InsertSliceOp.get(
+                slab, into, static_sizes=list(self.shape),
+                static_offsets=[DYNAMIC_INDEX if axis == self.dim else 0 for axis in range(rank)],
+                static_strides=[1] * rank, offsets=[t], sizes=list(self.sizes),
+            )
+        )
+
+
 def scan_loop(rewriter: PatternRewriter, op: scan.ScanOp, operands: Sequence[SSAValue], step: Step) -> SSAValue:
     """The result of scanning `operands` (each of the result's shape) along `op.dim` with `step`."""
     b = TensorBuilder(rewriter, op)
     shape, dim, length = shape_of(op.result), op.dim, op.scanned_length()
     element = element_type_of(op.result)
-    slab_shape = [1 if axis == dim else size for axis, size in enumerate(shape)]
-    slab_sizes = b.dynamic_sizes(slab_shape, operands[0])  # the batch, read once before the loop
-    h0 = b.full(slab_shape, element, 0.0, sizes=slab_sizes)
-    out0 = b.empty(shape, element, sizes=slab_sizes)
+    slab_shape = tuple(1 if axis == dim else size for axis, size in enumerate(shape))
+    slabs = Slabs(dim, slab_shape, tuple(b.dynamic_sizes(slab_shape, operands[0])))
+    h0 = b.full(slab_shape, element, 0.0, sizes=slabs.sizes)
+    out0 = b.empty(shape, element, sizes=slabs.sizes)
+    last = b.index(length - 1) if op.reverse else None
 
     body = Block(arg_types=[IndexType(), h0.type, out0.type])
     i, h, out = body.args
     r = TensorBuilder.appending_to(body, rewriter, op)
-    t = r.value(arith.SubiOp(r.index(length - 1), i)) if op.reverse else i
-    offsets: list[SSAValue | int] = [t if axis == dim else 0 for axis in range(len(shape))]
-    sizes: list[SSAValue | int] = list(slab_sizes)
-    slab_size_operands = [sizes.pop(0) if is_dynamic(size) else size for size in slab_shape]
-    slab_type = TensorType(element, slab_shape)
-    slabs = [
-        r.value(tensor.ExtractSliceOp(v, offsets, slab_size_operands, [1] * len(shape), slab_type)) for v in operands
-    ]
+    t = r.value(arith.SubiOp(last, i)) if last is not None else i
     identity = dims_map(len(shape), lambda d: d)
     h_next = r.generic(
-        ins=slabs, init=h, maps=[identity] * (len(slabs) + 1), iterators="p" * len(shape), body=step
+        ins=[slabs.read(r, v, t) for v in operands], init=h,
+        maps=[identity] * (len(operands) + 1), iterators="p" * len(shape), body=step,
     )
-    out_next = r.value(
-        tensor.InsertSliceOp.get(
-            h_next,
-            out,
-            static_sizes=slab_shape,
-            static_offsets=[DYNAMIC_INDEX if axis == dim else 0 for axis in range(len(shape))],
-            static_strides=[1] * len(shape),
-            offsets=[t],
-            sizes=list(slab_sizes),
-        )
-    )
-    r.emit(scf.YieldOp(h_next, out_next))
+    r.emit(scf.YieldOp(h_next, slabs.write(r, h_next, out, t)))
     loop = b.emit(scf.ForOp(b.index(0), b.index(length), b.index(1), [h0, out0], Region(body)))
     return loop.results[1]
 
@@ -80,7 +100,6 @@ class LinearScanToLoop(RewritePattern):
     def match_and_rewrite(self, op: scan.LinearScanOp, rewriter: PatternRewriter):
         result = scan_loop(rewriter, op, [op.coefficients, op.input], lambda r, a, x, h: r.add(r.mul(a, h), x))
         rewriter.replace(op, [], [result])
-
 
 
 class CumsumToLoop(RewritePattern):
