@@ -42,6 +42,7 @@ PARAMS = [
     ),
     pytest.param((2, 1, 3), 1, False, 2, id="T1-order2"),  # one step: h = x
     pytest.param((5,), 0, True, 2, id="5-reverse-order2"),
+    pytest.param((2, 3, 2), 1, False, 3, id="2x3x2-dim1-order3"),  # the rule's own output, differentiated twice more
 ]
 
 
