@@ -689,6 +689,35 @@ irdl.dialect @rlx {
       "sizes" = %sizes
     }
   }
+  irdl.operation @linear_scan {
+    %coefficients = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(coefficients: %coefficients, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %reverse = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dim" = %dim,
+      "reverse" = %reverse
+    }
+  }
+  irdl.operation @cumsum {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %reverse = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dim" = %dim,
+      "reverse" = %reverse
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"

@@ -1,5 +1,5 @@
 """IREE kernels of the op families beyond conv and pool: elementwise, activation, norm,
-loss, layout, and the adjoint ops (max-pool gathers, col2im).
+loss, layout, the adjoint ops (max-pool gathers, col2im) and the scans.
 
 Each family's configurations and PyTorch oracles are its numeric test's
 (`tests/numeric/test_<family>_ops.py`), reused as they are, with the same bounds: exact
@@ -31,6 +31,7 @@ from numeric import test_elementwise_ops as elem
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
+from numeric import test_scan_ops as scan
 
 FLUSHES_SUBNORMALS = (
     "IREE's llvm-cpu code runs with subnormals flushed to zero, inputs and results (measured: "
@@ -365,6 +366,17 @@ ADJOINT: list[Entry] = [
 ]
 
 
+# -- scan: the linear scan's loop, forward and reversed, along an inner and the leading dim,
+# and a dynamic batch; cumsum's (the same loop with one operand).
+
+SCAN = [
+    scan.Case((3, 5, 4), 1),
+    scan.Case((5, 3), 0, reverse=True),
+    scan.Case((2, 6, 3), 1, dynamic=True),
+    scan.Case((2, 9), 1, reverse=True, dynamic=True, op="cumsum"),
+]
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -372,4 +384,5 @@ KERNELS: list[Entry] = [
     *(("loss", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in LOSS),
     *(("layout", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in LAYOUT),
     *ADJOINT,
+    *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
 ]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, conv, elementwise, layout, loss, norm, pool  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, conv, elementwise, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -159,11 +159,12 @@ from rlx_mlir.dialects.pool import (
     MaxPool3dOp,
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
+from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, adjoint)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, adjoint, scan)
 
 RANKED_FAMILIES = (
     CONV,
@@ -295,6 +296,7 @@ __all__ = [
     "ConvTranspose3dBackwardInputOp",
     "ConvTranspose3dBackwardWeightOp",
     "ConvTranspose3dOp",
+    "CumsumOp",
     "DivOp",
     "ErfOp",
     "ExpOp",
@@ -314,6 +316,7 @@ __all__ = [
     "LayerNormOp",
     "LeakyReluBackwardOp",
     "LeakyReluOp",
+    "LinearScanOp",
     "LogOp",
     "LogSoftmaxBackwardOp",
     "LogSoftmaxOp",

@@ -202,6 +202,14 @@ class TensorBuilder(_Emitter):
         super().__init__(rewriter.insert, anchor.location)
         self.rewriter = rewriter
 
+    @classmethod
+    def appending_to(cls, block: Block, rewriter: PatternRewriter, anchor: Operation) -> TensorBuilder:
+        """A builder that appends to `block` (the body of a loop being built) instead of
+        inserting before `anchor`; its ops still carry `anchor`'s location."""
+        builder = cls(rewriter, anchor)
+        _Emitter.__init__(builder, block.add_op, anchor.location)
+        return builder
+
     # -- shapes --------------------------------------------------------------------------
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:

@@ -293,6 +293,8 @@ COMPOSITE = {
     "rms_norm_backward": "test_vjp_norm_orders.py (third order of rms_norm = second of its gradient op)",
     "nll_loss": "test_nll_loss_second_order_matches_pytorch",
     "nll_loss_backward": "test_nll_loss_second_order_matches_pytorch",
+    "linear_scan": "test_vjp_scan.py::test_linear_scan_vjp_matches_pytorch_loop (order 2)",
+    "cumsum": "test_vjp_scan.py::test_cumsum_vjp_matches_pytorch (order 2)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 
