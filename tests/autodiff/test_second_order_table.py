@@ -291,6 +291,8 @@ COMPOSITE = {
     "layer_norm_backward": "test_vjp_norm_orders.py (third order of layer_norm = second of its gradient op)",
     "nll_loss": "test_nll_loss_second_order_matches_pytorch",
     "nll_loss_backward": "test_nll_loss_second_order_matches_pytorch",
+    "embedding": "test_vjp_indexing.py::test_embedding_vjp_matches_pytorch (order 2)",
+    "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 
