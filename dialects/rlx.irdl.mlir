@@ -689,6 +689,21 @@ irdl.dialect @rlx {
       "sizes" = %sizes
     }
   }
+  irdl.operation @embedding {
+    %weight = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    irdl.operands(weight: %weight, indices: %indices)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %padding_idx = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %scale_grad_by_freq = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "padding_idx" = %padding_idx,
+      "scale_grad_by_freq" = %scale_grad_by_freq
+    }
+  }
   irdl.operation @linear_scan {
     %coefficients = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"
@@ -1282,6 +1297,21 @@ irdl.dialect @rlx {
       "start" = %start,
       "end" = %end,
       "step" = %step
+    }
+  }
+  irdl.operation @embedding_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, indices: %indices)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %padding_idx = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %scale_grad_by_freq = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "padding_idx" = %padding_idx,
+      "scale_grad_by_freq" = %scale_grad_by_freq
     }
   }
   irdl.operation @max_pool1d_gather {

@@ -1,5 +1,5 @@
 """IREE kernels of the op families beyond conv and pool: elementwise, activation, norm,
-loss, layout, the adjoint ops (max-pool gathers, col2im) and the scans.
+loss, layout, indexing, the adjoint ops (max-pool gathers, col2im) and the scans.
 
 Each family's configurations and PyTorch oracles are its numeric test's
 (`tests/numeric/test_<family>_ops.py`), reused as they are, with the same bounds: exact
@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from oracle import assert_exact, assert_matches, assert_same_non_finite
 from numeric import test_activation_ops as act
 from numeric import test_elementwise_ops as elem
+from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
@@ -278,6 +279,20 @@ LAYOUT = [
 ]
 
 
+# -- indexing: the embedding gather and its reduction-form gradient (padding, frequency
+# scaling, a dynamic batch, out-of-range indices).
+
+_INDEXING_F32 = [c for c in indexing.CASES if c.dtype == "f32"]
+INDEXING = [
+    _pick(_INDEXING_F32, backward=False, shape=(2, 3), dynamic=False),
+    _pick(_INDEXING_F32, backward=False, shape=(2, 3), dynamic=True),
+    _pick(_INDEXING_F32, backward=False, out_of_range=True, padding_idx=-1),
+    _pick(_INDEXING_F32, backward=True, shape=(2, 3), dynamic=False),
+    _pick(_INDEXING_F32, backward=True, padding_idx=0, scale=True, dynamic=True),
+    _pick(_INDEXING_F32, backward=True, padding_idx=1, scale=True, out_of_range=True),
+]
+
+
 # -- adjoint ops: g = z at each window's first argmax (max pool, adaptive), col2im.
 
 
@@ -383,6 +398,7 @@ KERNELS: list[Entry] = [
     *(("norm", c.symbol, c.text(), np.float32, _norm_check(c)) for c in NORM),
     *(("loss", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in LOSS),
     *(("layout", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in LAYOUT),
+    *(("indexing", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in INDEXING),
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
 ]

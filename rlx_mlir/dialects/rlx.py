@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, conv, elementwise, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -105,6 +105,7 @@ from rlx_mlir.dialects.elementwise import (
     SumOp,
     TanhOp,
 )
+from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp
 from rlx_mlir.dialects.layout import ConcatOp, ExpandOp, PermuteOp, ReshapeOp, SliceBackwardOp, SliceOp, SplitOp
 from rlx_mlir.dialects.loss import (
     LogSoftmaxBackwardOp,
@@ -164,7 +165,7 @@ from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, adjoint, scan)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
 
 RANKED_FAMILIES = (
     CONV,
@@ -300,6 +301,8 @@ __all__ = [
     "DivOp",
     "ErfOp",
     "ExpOp",
+    "EmbeddingBackwardOp",
+    "EmbeddingOp",
     "ExpandOp",
     "GeluBackwardOp",
     "GeluOp",

@@ -295,6 +295,8 @@ COMPOSITE = {
     "nll_loss_backward": "test_nll_loss_second_order_matches_pytorch",
     "linear_scan": "test_vjp_scan.py::test_linear_scan_vjp_matches_pytorch_loop (order 2)",
     "cumsum": "test_vjp_scan.py::test_cumsum_vjp_matches_pytorch (order 2)",
+    "embedding": "test_vjp_indexing.py::test_embedding_vjp_matches_pytorch (order 2)",
+    "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 

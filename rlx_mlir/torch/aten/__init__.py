@@ -20,6 +20,7 @@ from rlx_mlir.torch.aten import (
     conv,
     creation,
     elementwise,
+    indexing,
     layout,
     loss,
     matmul,
@@ -42,6 +43,7 @@ CONVERTERS = merged(
     pool.CONVERTERS,
     norm.CONVERTERS,
     loss.CONVERTERS,
+    indexing.CONVERTERS,
 )
 
 SUPPORTED = frozenset(CONVERTERS)

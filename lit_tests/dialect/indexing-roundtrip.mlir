@@ -1,0 +1,38 @@
+// RUN: rlx-opt %s | rlx-opt | FileCheck %s
+// RUN: rlx-opt %s --print-op-generic | rlx-opt | FileCheck %s
+// RUN: rlx-opt %s --print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// The embedding ops in their custom form. padding_idx -1 and scale_grad_by_freq false
+// (ATen's defaults) are left out when printed; the generic form always carries them.
+
+// CHECK-LABEL: func.func @embedding_defaults
+// CHECK:       rlx.embedding %{{.*}}, %{{.*}} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+// CHECK:       rlx.embedding_backward %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<10x4xf32>
+// GENERIC-LABEL: sym_name = "embedding_defaults"
+// GENERIC:     "rlx.embedding"(%{{.*}}, %{{.*}}) <{padding_idx = -1 : i64, scale_grad_by_freq = false}>
+// GENERIC:     "rlx.embedding_backward"(%{{.*}}, %{{.*}}) <{padding_idx = -1 : i64, scale_grad_by_freq = false}>
+func.func @embedding_defaults(%w: tensor<10x4xf32>, %t: tensor<2x3xi64>, %dy: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<10x4xf32>) {
+  %y = rlx.embedding %w, %t : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %dw = rlx.embedding_backward %dy, %t : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<10x4xf32>
+  return %y, %dw : tensor<2x3x4xf32>, tensor<10x4xf32>
+}
+
+// A padding row, frequency scaling and a dynamic batch of 1-D indices.
+// CHECK-LABEL: func.func @embedding_padding_scaled
+// CHECK:       rlx.embedding %{{.*}}, %{{.*}} padding_idx 0 scale_grad_by_freq true : (tensor<10x4xf64>, tensor<?xi64>) -> tensor<?x4xf64>
+// CHECK:       rlx.embedding_backward %{{.*}}, %{{.*}} padding_idx 0 scale_grad_by_freq true : (tensor<?x4xf64>, tensor<?xi64>) -> tensor<10x4xf64>
+// GENERIC-LABEL: sym_name = "embedding_padding_scaled"
+// GENERIC:     "rlx.embedding"(%{{.*}}, %{{.*}}) <{padding_idx = 0 : i64, scale_grad_by_freq = true}>
+func.func @embedding_padding_scaled(%w: tensor<10x4xf64>, %t: tensor<?xi64>, %dy: tensor<?x4xf64>) -> (tensor<?x4xf64>, tensor<10x4xf64>) {
+  %y = rlx.embedding %w, %t padding_idx 0 scale_grad_by_freq true : (tensor<10x4xf64>, tensor<?xi64>) -> tensor<?x4xf64>
+  %dw = rlx.embedding_backward %dy, %t padding_idx 0 scale_grad_by_freq true : (tensor<?x4xf64>, tensor<?xi64>) -> tensor<10x4xf64>
+  return %y, %dw : tensor<?x4xf64>, tensor<10x4xf64>
+}
+
+// 0-d indices: one row.
+// CHECK-LABEL: func.func @embedding_scalar_index
+// CHECK:       rlx.embedding %{{.*}}, %{{.*}} : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
+func.func @embedding_scalar_index(%w: tensor<10x4xf32>, %t: tensor<i64>) -> tensor<4xf32> {
+  %y = rlx.embedding %w, %t : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

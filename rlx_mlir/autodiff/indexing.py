@@ -1,0 +1,63 @@
+"""VJP rules of the embedding and its gradient.
+
+    y = embedding(w, t):           w_bar = embedding_backward(y_bar, t)  (same padding_idx, scale_grad_by_freq)
+    gw = embedding_backward(dy, t): dy_bar[*i] = q[t[*i]] * gw_bar[t[*i]] = embedding(q * gw_bar, t)[*i]
+
+embedding_backward is linear in dy, gw[v] = sum_{*i: t[*i] = v} q[v] dy[*i] with the row
+factor q[v] = [v != padding_idx] * s(v), s(v) = 1/count(v) with scale_grad_by_freq (else 1);
+its adjoint gathers gw_bar's rows and scales each by the same factor. PyTorch's own double
+backward (`embedding_dense_double_backward`) zeroes the padding rows but leaves out s(v),
+so it differs from this exact adjoint when scale_grad_by_freq meets a repeated index.
+
+q is built from embedding_backward itself, with ones for dy ([*t.shape, 1]):
+    a = embedding_backward(1, t, padding_idx, scale=True)[v] = [v != padding_idx] * [count(v) > 0]
+    count = embedding_backward(1, t)[v]
+    q = a (no scaling) or a / max(count, 1)
+Only rows some index names are ever gathered, and for them these are the factor above; the
+max keeps the rows no index names at 0 rather than 0/0, so that the next order, which
+multiplies by q, stays finite. The indices (integers) get no cotangent.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+
+from rlx_mlir.autodiff.rules import vjp_rule
+from rlx_mlir.dialects import rlx
+from rlx_mlir.dialects.indexing import NO_PADDING
+from rlx_mlir.ir import DiagnosticError, format_location
+
+
+@vjp_rule(rlx.EmbeddingOp)
+def embedding(b, op, y_bar):
+    """y = embedding(w, t): w_bar = embedding_backward(y_bar, t), with the op's padding_idx and scaling."""
+    return b.like(op, rlx.EmbeddingBackwardOp, [y_bar, op.indices], op.weight), None
+
+
+def _row_factor(b, op):
+    """q [V, 1] (see the module docstring), or None when it is 1 for every row."""
+    if op.padding_idx == NO_PADDING and not op.scale_grad_by_freq:
+        return None
+    shape = (*op.indices.type.get_shape(), 1)
+    if any(size < 0 for size in shape):
+        raise DiagnosticError(
+            f"'{op.name}' op with padding_idx or scale_grad_by_freq has a VJP rule for static indices only, "
+            f"got {op.indices.type}",
+            format_location(op),
+        )
+    element = op.grad_output.type.element_type
+    ones = b.ones(TensorType(element, shape))
+    column = TensorType(element, [op.result.type.get_shape()[0], 1])
+    named = b.build(rlx.EmbeddingBackwardOp, [ones, op.indices], column, padding_idx=op.padding_idx, scale_grad_by_freq=True)
+    if not op.scale_grad_by_freq:
+        return named
+    counts = b.build(rlx.EmbeddingBackwardOp, [ones, op.indices], column)
+    return b.div(named, b.binary(rlx.MaximumOp, counts, b.scalar(1.0, counts)))
+
+
+@vjp_rule(rlx.EmbeddingBackwardOp)
+def embedding_backward(b, op, gw_bar):
+    """Linear in dy: dy_bar = embedding(q * gw_bar, t), the padding row and the frequency scaling in q."""
+    factor = _row_factor(b, op)
+    scaled = gw_bar if factor is None else b.mul(gw_bar, factor)
+    return b.build(rlx.EmbeddingOp, [scaled, op.indices], op.grad_output), None

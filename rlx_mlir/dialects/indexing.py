@@ -1,0 +1,156 @@
+"""Indexing: the embedding lookup and its gradient (ATen's semantics).
+
+    rlx.embedding           embedding(weight, indices, padding_idx, scale_grad_by_freq)
+                            y[*i, d] = weight[indices[*i], d]
+    rlx.embedding_backward  embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
+                            gw[v, d] = [v != padding_idx] * sum_{*i: indices[*i] == v} s(v) * grad_output[*i, d]
+                            s(v) = 1 / count(v in indices) with scale_grad_by_freq, else 1
+
+The weight is a table [V, D] of V >= 1 rows; indices are an i64 tensor of any rank (0-d
+too), whose leading dimension may be dynamic (the batch). `num_weights` is not a property:
+it is the V of the backward's result type, the one place that states it.
+
+The forward carries `padding_idx` and `scale_grad_by_freq` without using them (as ATen's
+`embedding` does) so that its VJP can build the gradient; `padding_idx` is -1 (none) or a
+row of the table.
+
+Out-of-range indices: PyTorch raises `IndexError` for an index outside [0, V), which
+compiled code cannot raise. Here nothing is read or written out of bounds: the forward
+reads a row of zeros for such an index, and the backward drops its contribution (it
+matches no row, and counts for no row's frequency).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import TensorType, i64
+from xdsl.ir import Attribute
+from xdsl.irdl import VerificationContext, operand_def, result_def
+from xdsl.utils.exceptions import VerifyException
+
+from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
+from rlx_mlir.dialects.properties import FLOAT_TENSOR, IndexElementType, bool_property, int_property
+from rlx_mlir.dialects.tensors import format_shape, shape_of
+
+NO_PADDING = -1
+"""ATen's `padding_idx` when no row is the padding row."""
+
+
+@dataclass(frozen=True)
+class RowIndexElementType(IndexElementType):
+    """`i64`, the element type of the indices, named as what they are (rows of the table)."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if attr != self.attr:
+            raise VerifyException(f"expected row indices of element type {self.attr}, got {attr}")
+
+
+ROW_INDICES = TensorType.constr(RowIndexElementType(i64))
+"""A ranked tensor of `i64` rows of an embedding table."""
+
+
+class _EmbeddingOp(RlxOpBase):
+    """What the embedding and its gradient share: i64 indices, a [V, D] table, a padding row."""
+
+    def batched_values(self) -> set[str]:
+        # The indices' leading axis (and the same axis of what has the indices' shape in front) is the batch.
+        if not shape_of(self.indices):
+            return set()
+        return {"indices", "grad_output", "result"} & {name for name, _ in self.named_values()} - self.table_values()
+
+    def table_values(self) -> set[str]:
+        """The [V, D] tables, whose every dimension is static."""
+        raise NotImplementedError
+
+    def check_table(self, name: str) -> tuple[int, int]:
+        """The [V, D] of the table `name`, with the padding row checked against V."""
+        value = getattr(self, name)
+        table = shape_of(value)
+        if len(table) != 2:
+            raise VerifyException(f"expected the {name} to have rank 2 ([num_weights, embedding_dim]), got {value.type}")
+        rows, dim = table
+        if rows < 1:
+            raise VerifyException(f"expected the {name} to have at least one row, got {value.type}")
+        if not NO_PADDING <= self.padding_idx < rows:
+            raise VerifyException(
+                f"expected padding_idx to be -1 (none) or a row of the {name} (0 <= padding_idx < {rows}), "
+                f"got {self.padding_idx}"
+            )
+        return rows, dim
+
+    def expect_gathered_shape(self, name: str, dim: int) -> None:
+        """`name` must be [*indices.shape, D]: one row of the table per index."""
+        value = getattr(self, name)
+        expected = (*shape_of(self.indices), dim)
+        if tuple(shape_of(value)) != expected:
+            element = value.type.element_type
+            raise VerifyException(
+                f"expected the {name} to be tensor<{format_shape(expected)}x{element}> "
+                f"(the indices' shape, then the embedding dim), got {value.type}"
+            )
+
+
+@rlx_op_definition
+class EmbeddingOp(_EmbeddingOp):
+    """`y[*i, d] = weight[indices[*i], d]` [embedding]; an index outside [0, V) reads zeros.
+
+    `padding_idx` and `scale_grad_by_freq` do not change the result; they are the
+    gradient's (ATen's embedding carries them for its backward too).
+    """
+
+    name = "rlx.embedding"
+
+    weight = operand_def(FLOAT_TENSOR)
+    indices = operand_def(ROW_INDICES)
+    padding_idx = int_property(NO_PADDING)
+    scale_grad_by_freq = bool_property(False)
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = (
+        f"$weight `,` $indices (`padding_idx` $padding_idx^)? (`scale_grad_by_freq` $scale_grad_by_freq^)? {SIGNATURE}"
+    )
+
+    def table_values(self) -> set[str]:
+        return {"weight"}
+
+    def verify_shapes(self) -> None:
+        _, dim = self.check_table("weight")
+        self.expect_gathered_shape("result", dim)
+
+
+@rlx_op_definition
+class EmbeddingBackwardOp(_EmbeddingOp):
+    """`grad_weight` of `rlx.embedding` [embedding_dense_backward]; V is the result's row count.
+
+        gw[v, d] = [v != padding_idx] * sum_{*i: indices[*i] == v} s(v) * grad_output[*i, d]
+
+    Repeated indices accumulate; s(v) = 1 / (the count of v in indices) with
+    `scale_grad_by_freq`, else 1. An index outside [0, V) contributes to no row.
+    """
+
+    name = "rlx.embedding_backward"
+
+    grad_output = operand_def(FLOAT_TENSOR)
+    indices = operand_def(ROW_INDICES)
+    padding_idx = int_property(NO_PADDING)
+    scale_grad_by_freq = bool_property(False)
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = (
+        "$grad_output `,` $indices (`padding_idx` $padding_idx^)? (`scale_grad_by_freq` $scale_grad_by_freq^)? "
+        f"{SIGNATURE}"
+    )
+
+    def table_values(self) -> set[str]:
+        return {"result"}
+
+    def verify_shapes(self) -> None:
+        _, dim = self.check_table("result")
+        self.expect_gathered_shape("grad_output", dim)
+
+
+FORWARD_OPS = (EmbeddingOp,)
+BACKWARD_OPS = (EmbeddingBackwardOp,)

@@ -1,0 +1,19 @@
+"""The indexing family as linalg: the embedding lookup and its gradient."""
+
+from __future__ import annotations
+
+from xdsl.pattern_rewriter import RewritePattern
+
+from rlx_mlir.transforms.indexing.backward import EmbeddingBackwardToLinalg
+from rlx_mlir.transforms.indexing.forward import EmbeddingToLinalg
+from rlx_mlir.transforms.options import LoweringOptions
+
+
+def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
+    """The embedding lookup (`forward`)."""
+    patterns += [EmbeddingToLinalg()]
+
+
+def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
+    """Its gradient (`backward`)."""
+    patterns += [EmbeddingBackwardToLinalg()]
