@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 import torch
@@ -212,13 +212,34 @@ STEP_REL_TOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-9}
 STEP_M = 16.0
 """How many times PyTorch f32's own error (the floor) our error may be. See `assert_step_matches`."""
 
+NEAR_TIE_M = 2.0
+"""How many times the cost of the step's near-ties (`flipped`) our error may add. See `assert_step_matches`."""
+
 
 def _l2(a: np.ndarray) -> float:
     return float(np.linalg.norm(np.asarray(a, np.float64).ravel()))
 
 
-def step_error_table(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.float32, *, m: float = STEP_M):
-    """One row per tensor of the step: (name, numel, |ref|, our rel err, floor rel err, allowed rel, ok).
+class StepRow(NamedTuple):
+    """One tensor of a training step against the oracle; errors are relative L2 norms over |ref|."""
+
+    name: str
+    numel: int
+    norm: float
+    """|ref|, the L2 norm of PyTorch's f64 result."""
+    err: float
+    """Ours."""
+    floor: float
+    """PyTorch f32's error (the worst of its implementations), scaled to `dtype`."""
+    ties: float
+    """What the step's near-ties cost this tensor: ||flipped - ref|| (0 without `flipped`)."""
+    allowed: float
+    ok: bool
+
+
+def step_error_table(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.float32, *, m: float = STEP_M,
+                     flipped: dict | None = None) -> list[StepRow]:
+    """One `StepRow` per tensor of the step.
 
     Relative errors are L2 norms over |ref| (inf where |ref| == 0 and the error is not 0);
     see `assert_step_matches` for the rule. Integer tensors (num_batches_tracked) must be
@@ -238,7 +259,7 @@ def step_error_table(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.float
         assert got.shape == want.shape, f"{name}: shape {got.shape} != PyTorch's {want.shape}"
         if not np.issubdtype(want.dtype, np.floating):
             ok = np.array_equal(got, want)
-            rows.append((name, want.size, _l2(want), 0.0 if ok else float("inf"), 0.0, 0.0, ok))
+            rows.append(StepRow(name, want.size, _l2(want), 0.0 if ok else float("inf"), 0.0, 0.0, 0.0, ok))
             continue
         assert got.dtype == dtype, f"{name}: dtype {got.dtype} != {dtype}"
         assert want.dtype == np.float64, f"{name}: the reference must be PyTorch's f64 step, not {want.dtype}"
@@ -248,23 +269,25 @@ def step_error_table(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.float
         norm = _l2(want)
         err = _l2(got64 - want)
         floor = max((_l2(np.asarray(s[name], np.float64)[finite] - want) for s in f32_steps), default=0.0) * scale
-        allowed = max(STEP_REL_TOL[dtype] * norm, m * floor)
+        ties = 0.0 if flipped is None else _l2(np.asarray(flipped[name], np.float64)[finite] - want)
+        allowed = max(STEP_REL_TOL[dtype] * norm, m * floor + NEAR_TIE_M * ties)
         rel = (lambda v: v / norm if norm > 0 else (0.0 if v == 0 else float("inf")))
-        rows.append((name, want.size, norm, rel(err), rel(floor), rel(allowed), err <= allowed))
+        rows.append(StepRow(name, want.size, norm, rel(err), rel(floor), rel(ties), rel(allowed), err <= allowed))
     return rows
 
 
-def format_step_table(rows, only_failures: bool = False) -> str:
-    lines = [f"{'tensor':52s} {'numel':>9s} {'|ref|':>9s} {'ours':>9s} {'torch32':>9s} {'allowed':>9s}"]
-    for name, numel, norm, err, floor, allowed, ok in rows:
+def format_step_table(rows: list[StepRow], only_failures: bool = False) -> str:
+    lines = [f"{'tensor':52s} {'numel':>9s} {'|ref|':>9s} {'ours':>9s} {'torch32':>9s} {'ties':>9s} {'allowed':>9s}"]
+    for name, numel, norm, err, floor, ties, allowed, ok in rows:
         if only_failures and ok:
             continue
-        lines.append(f"{name:52s} {numel:9d} {norm:9.3g} {err:9.3g} {floor:9.3g} {allowed:9.3g}{'' if ok else '  FAIL'}")
+        lines.append(f"{name:52s} {numel:9d} {norm:9.3g} {err:9.3g} {floor:9.3g} {ties:9.3g} {allowed:9.3g}"
+                     f"{'' if ok else '  FAIL'}")
     return "\n".join(lines)
 
 
 def assert_step_matches(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.float32, *, m: float = STEP_M,
-                        label: str = "") -> None:
+                        flipped: dict | None = None, label: str = "") -> None:
     """Our training step (loss, every gradient, every updated buffer) against PyTorch eager's.
 
     `ours`, `torch_f64` and each of `torch_f32` map the same names ("loss", "grad/<param>",
@@ -321,19 +344,45 @@ def assert_step_matches(ours: dict, torch_f64: dict, torch_f32=None, dtype=np.fl
     moves by ~1e-2. Measured: MobileNetV2 without mkldnn flips a ReLU6 in features.18
     (f64 value -3.4e-5, f32 +3.5e-6, after a batch norm over 8 values), 1.2e-2 error on
     172 tensors, 1.6e4x (tensor features.18.1.bias) and ~150x the other two's floor; VGG-
-    11-BN's default f32 flips a ReLU/max pool at features.13/14, 6e-3..1.6e-2 on 11 tensors
-    (3.4e3x the other two). The floor (the worst of the three PyTorch implementations)
-    absorbs a flip that PyTorch makes too; one that only ours makes fails, and the table
-    then shows one uniform ~1e-2 error from one layer down.
+    11-BN's default f32 flips a max pool at features.14 on one host, 6e-3..1.6e-2 on 11
+    tensors (3.4e3x the other two), while on another host (AVX-512) ours flips it and none
+    of PyTorch's three does. Which implementation flips depends on its summation order, so
+    on the machine: the floor cannot be relied on to absorb a flip. Hence `flipped`:
+    PyTorch's f64 step with every near-tie of the step taken the other way (`near_ties`: a
+    ReLU input or a pool window's two leaders closer than 4x PyTorch f32's largest error on
+    that input). Its distance from `torch_f64` is what the decisions can cost, and the rule
+    becomes
+
+            ||ours - ref|| <= max(tol * ||ref||,  M * floor + NEAR_TIE_M * ||flipped - ref||)
+
+    An implementation takes some of the near-ties the other way, `flipped` takes all: their
+    costs are near-orthogonal (different layers, channels and positions), so a subset costs
+    less than the whole; NEAR_TIE_M = 2 covers partial cancellation within the whole. On
+    tensors above every near-tie the cost is 0 (a pool's leader swap leaves its output as it
+    was) or at rounding level (a flipped ReLU moves its output by less than the margin), and
+    the rule is the one above (tests/torch/test_near_ties.py).
+
+    Measured on VGG-11-BN, seed 0, AVX-512 host: six calls have a near-tie, two of which
+    cost anything: the windows of features.7 and features.14, leaders 1.1e-6 and 2.2e-6 of
+    the input's RMS apart (margins 5.1e-6 and 8.9e-6); features.14's leader is a ReLU
+    output 1.6e-6 above 0, the same decision twice. Ours takes features.14 the other way (it
+    matches the f64 step with that window alone flipped within PyTorch f32's own error,
+    4e-6), none of PyTorch's three does. Ours is 0.52x to 1.0x the all-flipped cost ("ties")
+    on the 11 tensors below, so at most half of the allowance (grad/features.12.bias: 1.6e-2
+    of 3.2e-2; grad/features.0.weight: 6.3e-3 of 2.4e-2, its ties 1.2e-2 the root-sum-square
+    of the single costs of features.7's window, features.10's ReLU and features.14's window,
+    9.4e-3, 5.1e-3, 6.3e-3). Above features.14 the cost is 0 or <= 4.8e-8 (features.10/13's
+    flipped ReLUs move the forward values), 0.1% of the 16 x floor there.
 
     On failure the assertion message is the table of the failing tensors (ours, PyTorch
-    f32's floor, the allowed error); `step_error_table` gives every row.
+    f32's floor, the near-ties' cost, the allowed error); `step_error_table` gives every row.
     """
-    rows = step_error_table(ours, torch_f64, torch_f32, dtype, m=m)
-    failed = [r for r in rows if not r[-1]]
+    rows = step_error_table(ours, torch_f64, torch_f32, dtype, m=m, flipped=flipped)
+    failed = [r for r in rows if not r.ok]
     if failed:
         raise AssertionError(
             f"{label}: {len(failed)} of {len(rows)} step tensors exceed max({STEP_REL_TOL[np.dtype(dtype)]:g} |ref|, "
-            f"{m:g} x PyTorch f32's error) (errors relative to |ref|, L2 per tensor):\n"
+            f"{m:g} x PyTorch f32's error + {NEAR_TIE_M:g} x the near-ties' cost) (errors relative to |ref|, "
+            f"L2 per tensor):\n"
             + format_step_table(failed)
         )

@@ -73,10 +73,13 @@ def step_tensors(loss, model: torch.nn.Module) -> dict[str, np.ndarray]:
 
 
 def eager_step(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor, loss_fn=F.cross_entropy,
-               *, masks: DropoutMasks | None = None, channels_last: bool = False) -> dict[str, np.ndarray]:
+               *, masks: DropoutMasks | None = None, channels_last: bool = False,
+               probe=None) -> dict[str, np.ndarray]:
     """One eager training step on a copy of `model`; `channels_last` picks PyTorch's other conv layout.
 
     Without `masks`, dropout draws from PyTorch's generator seeded with DROPOUT_SEED.
+    `probe` (a `near_ties.DecisionProbe`) records, and may perturb, the inputs of the
+    step's ReLUs and max pools.
     """
     model = copy.deepcopy(model).train()
     model.zero_grad(set_to_none=True)
@@ -84,7 +87,8 @@ def eager_step(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor, lo
         model = model.to(memory_format=torch.channels_last)
         x = x.contiguous(memory_format=torch.channels_last)
     torch.manual_seed(DROPOUT_SEED)
-    with masks.applied() if masks is not None else contextlib.nullcontext():
+    with masks.applied() if masks is not None else contextlib.nullcontext(), \
+            probe.attached(model) if probe is not None else contextlib.nullcontext():
         loss = loss_fn(model(x), target)
     loss.backward()
     return step_tensors(loss, model)

@@ -31,8 +31,7 @@ import torch
 import torch.nn.functional as F
 
 import models
-from model_steps import DTYPES, NUMPY, our_step, pytorch_steps
-from oracle import assert_step_matches
+from model_steps import DTYPES, check_against, our_step, pytorch_steps
 from step_reference import DropoutMasks
 
 IMAGE_SIZE = 64
@@ -94,9 +93,8 @@ RUN_STEPS = os.environ.get("RLX_MLIR_MODEL_TESTS") == "1"
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("name", list(models.MORE_MODELS), ids=str)
 def test_training_step_matches_pytorch(name, dtype):
-    x, target, masks, ref, f32 = pytorch_steps(name, RandomMasks, IMAGE_SIZE)
-    ours = our_step(name, DTYPES[dtype], x, target, masks)
-    assert_step_matches(ours, ref, f32, NUMPY[DTYPES[dtype]], label=f"{name} {dtype}")
+    steps = pytorch_steps(name, RandomMasks, IMAGE_SIZE)
+    check_against(steps, our_step(name, DTYPES[dtype], steps.x, steps.target, steps.masks), name, dtype)
 
 
 def test_copies_hold_torchvisions_parameter_counts():

@@ -92,8 +92,8 @@ def test_last_stage_f32_error_within_4x_pytorch_f32():
     x, target = step_inputs()
     ref, f32 = pytorch_steps(model, x, target)
     rows = step_error_table(our_step(model, x, target), ref, f32, np.float32, m=RATIO_LIMIT)
-    ratios = sorted(((err / floor if floor > 0 else 0.0), name) for name, _, _, err, floor, _, _ in rows if err > 0)
+    ratios = sorted(((r.err / r.floor if r.floor > 0 else 0.0), r.name) for r in rows if r.err > 0)
     worst = ", ".join(f"{name} {ratio:.2f}x" for ratio, name in ratios[-5:][::-1])
-    assert all(ok for *_, ok in rows), (
+    assert all(r.ok for r in rows), (
         f"errors above {RATIO_LIMIT}x PyTorch f32's (worst: {worst}):\n{format_step_table(rows, only_failures=True)}"
     )
