@@ -207,7 +207,7 @@ def max_pool_every_tie_grad(x: torch.Tensor, dy: torch.Tensor, kernel, stride, p
 # --- whole training steps (the PyTorch import) ----------------------------------------------
 
 STEP_REL_TOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-9}
-"""The issue's per-tensor relative L2 tolerance against PyTorch's f64 step."""
+"""The per-tensor relative L2 tolerance against PyTorch's f64 step."""
 
 STEP_M = 16.0
 """How many times PyTorch f32's own error (the floor) our error may be. See `assert_step_matches`."""
