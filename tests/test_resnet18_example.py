@@ -68,7 +68,7 @@ def _oracle(op):
 
     def avg_pool2d_backward(dy):
         x = torch.zeros(_shape(op.result), dtype=torch.float64, requires_grad=True)
-        F.avg_pool2d(x, window.kernel, count_include_pad=op.count_include_pad.value.data != 0, **kwargs).backward(dy)
+        F.avg_pool2d(x, window.kernel, count_include_pad=op.count_include_pad, **kwargs).backward(dy)
         return x.grad
     return avg_pool2d_backward, ()
 
