@@ -259,7 +259,7 @@ def test_non_finite_values_propagate_as_in_pytorch(lenet, where, value):
 @pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
-    reason="known difference (README, 'Bad input'): a non-finite weight or gradient that meets the "
+    reason="known difference (docs/numerics.md, 'The known difference'): a non-finite weight or gradient that meets the "
     "zero padding gives NaN (0 * inf) where PyTorch's CPU kernels skip padded taps; masking every "
     "tap would cost the contraction its plain multiply-add body and with it vectorization",
 )
