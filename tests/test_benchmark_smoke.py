@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.cases import BATCHES, CASES, Case  # noqa: E402
+from benchmarks import sequence_ops  # noqa: E402
 from benchmarks.harness import format_table, run_case  # noqa: E402
 
 SMALL = [
@@ -50,3 +51,19 @@ def test_suite_lists_every_issue_case():
     assert {c.kind for c in conv} == {"conv_weight", "conv_input"} and len(conv) == 12
     stem = next(c for c in CASES if c.name.startswith("c-"))
     assert stem.work() == 2 * 8 * 64 * 3 * 7 * 7 * 112 * 112
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        sequence_ops.embedding_backward_case(11, 2, 5, 4, dynamic=True),
+        sequence_ops.cumsum_case(2, 7, 3),
+        sequence_ops.linear_scan_case(2, 7, 3),
+    ],
+    ids=lambda c: c.name,
+)
+def test_sequence_op_case_matches_pytorch_and_is_timed(case):
+    result = sequence_ops.run(case, budget=0.05)
+    assert result["correct"], f"max error {result['max_abs_err']:.2e}"
+    assert result["ours_ms"] > 0 and result["torch_ms"] > 0
+    json.dumps(result)

@@ -37,6 +37,7 @@ SKIPPED = {
     "pytest": "the test suite itself",
     "python -m benchmarks.run": "the benchmarks: minutes, and the bench extra",
     "python -m benchmarks.train_step": "the training-step benchmark: minutes",
+    "python -m benchmarks.sequence_ops": "the sequence-op benchmark: minutes",
 }
 
 

@@ -1,0 +1,171 @@
+"""The sequence-model ops against PyTorch in one process: embedding gradient and scans.
+
+    python -m benchmarks.sequence_ops [--budget 2] [--cases PREFIX ...]
+
+Each case compiles one RLX function with the default pipeline, checks its result against
+PyTorch's, and times both in interleaved rounds on the same threads
+(`benchmarks.harness.time_interleaved`). ratio = PyTorch time / our time (> 1: faster).
+
+- `embedding_backward`: ATen's `embedding_dense_backward`, at a GPT-2 vocabulary (the
+  size a gather-form reduction over the table could not survive) and at a character-level
+  one, with a static and a dynamic batch.
+- `cumsum`: `torch.cumsum` along the sequence axis.
+- `linear_scan`: h_t = a_t * h_(t-1) + x_t. PyTorch has no op for it; the reference is the
+  loop over t that a state-space model writes in PyTorch, on whole [B, D] slices.
+Results go to `benchmarks/results/sequence_ops.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.harness import THREADS, configure_threads, machine_record, preload_openmp, time_interleaved
+
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+
+
+@dataclass(frozen=True)
+class SequenceCase:
+    name: str
+    source: str
+    """The RLX module: one function `f`."""
+    inputs: Callable[[np.random.Generator], tuple[np.ndarray, ...]]
+    reference: Callable[..., object]
+    """PyTorch's computation of the same result, from torch tensors of the inputs."""
+
+
+def embedding_backward_case(vocabulary: int, batch: int, tokens: int, width: int, dynamic: bool) -> SequenceCase:
+    import torch
+
+    lead = "?" if dynamic else str(batch)
+    dy, t = f"tensor<{lead}x{tokens}x{width}xf32>", f"tensor<{lead}x{tokens}xi64>"
+    gw = f"tensor<{vocabulary}x{width}xf32>"
+    source = (
+        f"func.func @f(%dy: {dy}, %t: {t}) -> {gw} {{\n"
+        f"  %g = rlx.embedding_backward %dy, %t : ({dy}, {t}) -> {gw}\n"
+        f"  return %g : {gw}\n}}\n"
+    )
+
+    def inputs(rng):
+        return (
+            rng.standard_normal((batch, tokens, width), dtype=np.float32),
+            rng.integers(0, vocabulary, (batch, tokens), dtype=np.int64),
+        )
+
+    return SequenceCase(
+        f"embedding_backward-V{vocabulary}-{lead}x{tokens}x{width}", source, inputs,
+        lambda dy, t: torch.ops.aten.embedding_dense_backward(dy, t, vocabulary, -1, False),
+    )
+
+
+def cumsum_case(batch: int, length: int, width: int) -> SequenceCase:
+    import torch
+
+    x = f"tensor<{batch}x{length}x{width}xf32>"
+    source = f"func.func @f(%x: {x}) -> {x} {{\n  %y = rlx.cumsum %x dim 1 : ({x}) -> {x}\n  return %y : {x}\n}}\n"
+    return SequenceCase(
+        f"cumsum-{batch}x{length}x{width}-dim1", source,
+        lambda rng: (rng.standard_normal((batch, length, width), dtype=np.float32),),
+        lambda x: torch.cumsum(x, 1),
+    )
+
+
+def linear_scan_case(batch: int, length: int, width: int) -> SequenceCase:
+    import torch
+
+    x = f"tensor<{batch}x{length}x{width}xf32>"
+    source = (
+        f"func.func @f(%a: {x}, %x: {x}) -> {x} {{\n"
+        f"  %h = rlx.linear_scan %a, %x dim 1 : ({x}, {x}) -> {x}\n  return %h : {x}\n}}\n"
+    )
+
+    def loop(a, x):
+        h = torch.zeros_like(x[:, 0])
+        out = torch.empty_like(x)
+        for step in range(x.shape[1]):
+            h = a[:, step] * h + x[:, step]
+            out[:, step] = h
+        return out
+
+    def inputs(rng):
+        return (
+            rng.uniform(0.5, 1.0, (batch, length, width)).astype(np.float32),
+            rng.standard_normal((batch, length, width), dtype=np.float32),
+        )
+
+    return SequenceCase(f"linear_scan-{batch}x{length}x{width}-dim1", source, inputs, loop)
+
+
+def cases() -> list[SequenceCase]:
+    return [
+        embedding_backward_case(50257, 8, 256, 768, dynamic=False),
+        embedding_backward_case(50257, 8, 256, 768, dynamic=True),
+        embedding_backward_case(50257, 1, 255, 768, dynamic=False),
+        embedding_backward_case(65, 64, 256, 384, dynamic=False),
+        cumsum_case(8, 1024, 256),
+        linear_scan_case(8, 1024, 256),
+    ]
+
+
+def run(case: SequenceCase, budget: float) -> dict:
+    import torch
+
+    from rlx_mlir import compile as compile_rlx
+
+    start = time.perf_counter()
+    fn = compile_rlx(case.source)["f"]
+    compile_s = time.perf_counter() - start
+    arrays = case.inputs(np.random.default_rng(0))
+    tensors = [torch.from_numpy(a) for a in arrays]
+    want = case.reference(*tensors).numpy()
+    got = np.asarray(fn(*arrays))
+    scale = max(1.0, float(np.max(np.abs(want))))
+    error = float(np.max(np.abs(got - want)))
+    # The numeric tests' float32 tolerance (tests/oracle.py), scaled by the sum's length.
+    correct = got.shape == want.shape and error <= 1e-4 * scale
+    medians, rounds = time_interleaved({"ours": lambda: fn(*arrays), "torch": lambda: case.reference(*tensors)}, budget_s=budget)
+    return {
+        "name": case.name, "ours_ms": medians["ours"] * 1e3, "torch_ms": medians["torch"] * 1e3,
+        "ratio": medians["torch"] / medians["ours"], "max_abs_err": error, "correct": correct,
+        "rounds": rounds, "compile_s": compile_s,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds of timed rounds per case")
+    parser.add_argument("--cases", nargs="*", default=[], help="run only the cases whose name starts with one of these")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    configure_threads()
+    import torch
+
+    torch.set_num_threads(THREADS)
+    preload_openmp()
+    results = []
+    for case in cases():
+        if args.cases and not any(case.name.startswith(prefix) for prefix in args.cases):
+            continue
+        result = run(case, args.budget)
+        results.append(result)
+        print(
+            f"{result['name']}: ours {result['ours_ms']:.2f} ms, torch {result['torch_ms']:.2f} ms, "
+            f"ratio {result['ratio']:.2f}, max error {result['max_abs_err']:.1e}, correct {result['correct']}",
+            flush=True,
+        )
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = {"threads": THREADS, **machine_record(), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cases": results}
+    (args.out / "sequence_ops.json").write_text(json.dumps(report, indent=2))
+    return 0 if all(r["correct"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
