@@ -212,7 +212,7 @@ class Emitter:
         self._constant_arguments()
         for node in self.joint.graph.nodes:
             self.node = node
-            if node.op == "placeholder":
+            if node.op in ("placeholder", "get_attr"):  # arguments: the inputs, the lifted constants
                 continue
             if node.op == "output":
                 break
