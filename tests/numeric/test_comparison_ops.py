@@ -172,12 +172,18 @@ BROADCASTS = [
 DYNAMIC_BROADCASTS = [((3, 4), (1, 4), (True, False)), ((3, 2, 2), (3, 2, 2), (True, True))]
 
 BINARY_CASES = [
-    *(Case(op, shapes, "f32") for op in BINARY for shapes in BROADCASTS),
-    *(Case(op, ((64,), (64,)), element, tag="specials") for element in FLOATS for op in BINARY),
-    *(Case(op, (a, b), "f32", dynamic=dyn) for op in COMPARE for a, b, dyn in DYNAMIC_BROADCASTS),
-    *(Case(op, ((4, 1, 3), (2, 1)), "f64") for op in COMPARE),
-    *(Case(op, shapes, element) for element in ("i64", "i32", "i1") for op in BINARY for shapes in BROADCASTS[1:3]),
-    *(Case(op, ((64,), (64,)), element, tag="specials") for element in ("i64", "i32") for op in COMPARE),
+    *(Case(op, shapes, "f32") for op in COMPARE for shapes in BROADCASTS),
+    *(Case(op, shapes, "f32") for op in LOGICAL for shapes in BROADCASTS[2:]),
+    *(Case(op, ((64,), (64,)), "f32", tag="specials") for op in BINARY),
+    *(Case(op, ((64,), (64,)), "f64", tag="specials") for op in COMPARE),
+    *(Case(op, ((4, 1, 3), (2, 1)), "f64") for op in ("ne", "lt")),
+    *(Case(op, (a, b), "f32", dynamic=dyn) for a, b, dyn in DYNAMIC_BROADCASTS for op in (COMPARE if a == (3, 4) else ("eq", "ge"))),
+    *(Case(op, BROADCASTS[2], "i64") for op in COMPARE),
+    *(Case(op, BROADCASTS[1], "i64") for op in LOGICAL),
+    *(Case(op, BROADCASTS[1], "i32") for op in COMPARE),
+    *(Case(op, BROADCASTS[2], "i1") for op in BINARY),
+    *(Case(op, ((64,), (64,)), "i64", tag="specials") for op in COMPARE),
+    *(Case(op, ((64,), (64,)), "i32", tag="specials") for op in ("lt", "ge")),
     Case("logical_and", ((3, 4), (1, 4)), "i64", dynamic=(True, False)),
 ]
 NOT_CASES = [
@@ -188,7 +194,7 @@ NOT_CASES = [
 REDUCE_CASES = [
     Case(op, (shape,), element, dims=dims, keepdim=keepdim, dynamic=(True,) if dynamic else ())
     for op in REDUCE
-    for element in ("f32", "i64", "i1")
+    for element in ("f32", "i1")
     for shape, dims, keepdim, dynamic in [
         ((4, 3), (1,), False, False),
         ((3, 4, 2), (0, 2), True, False),       # several dims, keepdim
@@ -202,7 +208,11 @@ REDUCE_CASES = [
     for op in REDUCE
     for element in ("f32", "i1")
     for dims, keepdim in [((1,), True), ((0,), False), ((0, 1), False)]   # batch 0 at run time: empty
-] + [Case(op, ((3, 4, 2),), "f64", dims=(1, 2)) for op in REDUCE]
+] + [
+    Case(op, (shape,), element, dims=dims)
+    for op in REDUCE
+    for element, shape, dims in [("f64", (3, 4, 2), (1, 2)), ("i64", (4, 3), (1,)), ("i64", (4, 0, 3), (1,))]
+]
 ALL_CASES = [*BINARY_CASES, *NOT_CASES, *REDUCE_CASES]
 
 

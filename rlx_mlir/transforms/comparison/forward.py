@@ -3,8 +3,9 @@
 Each comparison or logical op is ONE all-parallel `linalg.generic` over the result's dims,
 its operands read through their broadcast maps (`elementwise.forward.elementwise`), whose
 body is one `arith.cmpf`/`cmpi` (a comparison) or `arith.andi`/`ori`/`xori` of the
-operands' truth values (a logical op), yielding i1. A truth value is `x != 0`: `cmpf une`
-for floats (NaN is true, -0.0 false, as `bool(x)`), `cmpi ne` for integers, the i1 itself.
+operands' truth values (a logical op; logical_not is the truth value xor true), yielding
+i1. A truth value is `x != 0`: `cmpf une` for floats (NaN is true, -0.0 false, as
+`bool(x)`), `cmpi ne` for integers, the i1 itself.
 
 any/all are one generic with reduction iterators at `dims` into false/true (the identity
 of `or`/`and`, so an empty extent gives PyTorch's any = false, all = true), then (keepdim)
