@@ -733,6 +733,103 @@ irdl.dialect @rlx {
       "reverse" = %reverse
     }
   }
+  irdl.operation @eq {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @ne {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @lt {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @le {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @gt {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @ge {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_and {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_or {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_xor {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_not {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @any {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @all {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 from oracle import assert_exact, assert_matches, assert_same_non_finite
 from numeric import test_activation_ops as act
+from numeric import test_comparison_ops as comparison
 from numeric import test_elementwise_ops as elem
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
@@ -392,6 +393,20 @@ SCAN = [
 ]
 
 
+# -- comparison: a broadcast compare with a dynamic batch, the float specials, a logical op
+# of bools, logical_not, any/all with keepdim and over an empty extent (i1 results, widened to
+# i8 by the family test's functions).
+
+COMPARISON = [
+    comparison.Case("ne", ((3, 4), (1, 4)), "f32", dynamic=(True, False)),
+    comparison.Case("lt", ((64,), (64,)), "f32", tag="specials"),
+    comparison.Case("logical_xor", ((4, 1, 3), (2, 1)), "i1"),
+    comparison.Case("logical_not", ((64,),), "f32", tag="specials"),
+    comparison.Case("any", ((3, 4, 2),), "f32", dims=(0, 2), keepdim=True),
+    comparison.Case("all", ((5, 3),), "f32", dims=(1,), keepdim=True, dynamic=(True,)),
+    comparison.Case("all", ((4, 0, 3),), "f32", dims=(1,)),
+]
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -401,4 +416,5 @@ KERNELS: list[Entry] = [
     *(("indexing", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in INDEXING),
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
+    *(("comparison", c.symbol, c.function(), np.int8, lambda f, c=c: c.check({c.symbol: f})) for c in COMPARISON),
 ]

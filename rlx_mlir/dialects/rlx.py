@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -56,6 +56,20 @@ from rlx_mlir.dialects.adjoint import (
     MaxPool3dGatherOp,
 )
 from rlx_mlir.dialects.base import RlxOp, RlxOpBase
+from rlx_mlir.dialects.comparison import (
+    AllOp,
+    AnyOp,
+    EqOp,
+    GeOp,
+    GtOp,
+    LeOp,
+    LogicalAndOp,
+    LogicalNotOp,
+    LogicalOrOp,
+    LogicalXorOp,
+    LtOp,
+    NeOp,
+)
 from rlx_mlir.dialects.conv import (
     CONV,
     CONV_BACKWARD_INPUT,
@@ -165,7 +179,7 @@ from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison)
 
 RANKED_FAMILIES = (
     CONV,
@@ -360,4 +374,16 @@ __all__ = [
     "SumOp",
     "TanhOp",
     "ThresholdBackwardOp",
+    "AllOp",
+    "AnyOp",
+    "EqOp",
+    "GeOp",
+    "GtOp",
+    "LeOp",
+    "LogicalAndOp",
+    "LogicalNotOp",
+    "LogicalOrOp",
+    "LogicalXorOp",
+    "LtOp",
+    "NeOp",
 ]
