@@ -35,11 +35,12 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.dialects.builtin import FileLineColLoc, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from rlx_mlir.backend import cache, toolchain
+from rlx_mlir.backend.boolean_storage import has_boolean_tensors, store_booleans_as_bytes
 from rlx_mlir.backend.interface import (
     FunctionSignature,
     module_text,
@@ -94,6 +95,9 @@ def build_library(module: str | Operation, pipeline: str | None = None) -> Libra
     :func:`rlx_mlir.backend.pipelines.default_pipeline`.
     """
     lowering = get_pipeline(default_pipeline() if pipeline is None else pipeline)
+    if isinstance(module, ModuleOp) and has_boolean_tensors(module):
+        module = module.clone()
+        store_booleans_as_bytes(module)
     check_callable_element_types(module)
     text = module_text(module)
     key = _cache_key(text, lowering)

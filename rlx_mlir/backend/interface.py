@@ -59,6 +59,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from rlx_mlir.backend import headers, toolchain
+from rlx_mlir.backend.boolean_storage import BOOLEAN_ATTR
 from rlx_mlir.errors import UserValueError
 
 # func-to-llvm's prefix for the C interface of a function marked with _EMIT_C_INTERFACE.
@@ -214,8 +215,9 @@ def _read_function(props: dict[str, Attribute]) -> FunctionSignature | None:
     function_type = props["function_type"]
     assert isinstance(function_type, FunctionType)
     specs = {
-        kind: [_tensor_spec(t) for t in types.data]
-        for kind, types in (("argument", function_type.inputs), ("result", function_type.outputs))
+        kind: [_tensor_spec(t, boolean) for t, boolean in zip(types.data, _booleans(props.get(attrs), len(types.data)))]
+        for kind, types, attrs in (("argument", function_type.inputs, "arg_attrs"),
+                                   ("result", function_type.outputs, "res_attrs"))
     }
     problems = [
         f"{kind} {i}: {spec}"
@@ -245,11 +247,22 @@ def _string(attr: Attribute) -> str:
     return attr.data
 
 
-def _tensor_spec(type_: Attribute) -> TensorSpec | str:
-    """The spec of a ranked tensor type, or why the type cannot cross to NumPy."""
+def _booleans(attrs: Attribute | None, count: int) -> list[bool]:
+    """Which arguments (or results) are boolean tensors stored as bytes (`boolean_storage`)."""
+    if not isinstance(attrs, ArrayAttr):
+        return [False] * count
+    return [isinstance(d, DictionaryAttr) and BOOLEAN_ATTR in d.data for d in attrs.data]
+
+
+def _tensor_spec(type_: Attribute, boolean: bool = False) -> TensorSpec | str:
+    """The spec of a ranked tensor type, or why the type cannot cross to NumPy. A boolean
+    tensor stored as bytes crosses as a NumPy bool array (the same 0/1 bytes)."""
     text = headers.print_attribute(type_)
     if not isinstance(type_, TensorType):
         return f"{text} is not a ranked tensor"
+    if boolean:
+        return TensorSpec(tuple(None if d < 0 else d for d in type_.get_shape()), np.dtype(np.bool_),
+                          text.replace("xi8>", "xi1>").replace("<i8>", "<i1>"))
     dtype = _numpy_dtype(type_.element_type)
     if dtype is None:
         return f"{text} has an element type with no NumPy equivalent"

@@ -1,9 +1,8 @@
 """The comparison family, lowered and run, against PyTorch's bool results.
 
-Every result is i1. The native backend cannot run i1 buffers yet: MLIR 22's memref-to-llvm
-asserts on every store of an i1 (`integralElementType.getWidth() >= 8`), so the functions
-are run by IREE (llvm-cpu), which stores its booleans as bytes, and the native path is one
-strict xfail below that names the assertion. Each test function widens its result to i8
+Every result is i1. The functions are run by IREE (llvm-cpu), the portable path; the
+native backend stores booleans as bytes (`rlx_mlir.backend.boolean_storage`, checked in
+`tests/backend/test_boolean_storage.py` and by the native test below). Each test function widens its result to i8
 with `arith.extui` (and narrows an i1 operand from i8 with `arith.trunci`) in a plain
 `linalg.generic` around the one RLX op under test, the form any backend passes across a
 function boundary. Every configuration is one function of one module per operand element
@@ -253,11 +252,6 @@ def test_aten_reads_none_as_every_dim_and_an_empty_list_as_none():
     assert torch.equal(torch.ops.aten.all.dims(x, []), x)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MLIR 22's memref-to-llvm asserts on i1 stores (integralElementType.getWidth() >= 8): "
-    "the native backend needs i1 tensors widened to i8 before bufferization",
-)
 def test_native_backend_runs_a_comparison(compile_rlx):
     case = Case("lt", ((4,), (4,)))
     lhs, rhs = np.array([1, 2, 3, np.nan], np.float32), np.full(4, 2, np.float32)
