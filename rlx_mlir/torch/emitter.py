@@ -22,15 +22,16 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, f64, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, f64, i1, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph
 
-ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64}
-NUMPY_DTYPES = {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64), torch.int64: np.dtype(np.int64)}
+ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64, torch.bool: i1}
+NUMPY_DTYPES = {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64), torch.int64: np.dtype(np.int64),
+                torch.bool: np.dtype(np.bool_)}
 
 Converter = Callable[..., object]
 """`converter(emitter, node, *args, **kwargs)`: the RLX value(s) of one ATen node's results."""
@@ -102,7 +103,7 @@ class Emitter:
         if not isinstance(value, torch.Tensor):
             raise self.fail(f"expected a tensor, got {type(value).__name__}")
         if value.dtype not in ELEMENT_TYPES:
-            raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64 and int64 tensors)")
+            raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64, int64 and bool tensors)")
         shape = []
         for size in value.shape:
             if not isinstance(size, int):
@@ -143,7 +144,7 @@ class Emitter:
     def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
         """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function."""
         element = tensor_type.element_type
-        value = int(value) if element == i64 else float(value)
+        value = int(value) if isinstance(element, IntegerType) else float(value)
         key = (repr(value), tensor_type)
         if key not in self.constants:
             attr = DenseIntOrFPElementsAttr.from_list(tensor_type, [value])

@@ -89,7 +89,7 @@ def check_forward(graph: torch.fx.Graph, provenance) -> None:
             what = f"{node.target}" if node.op == "call_function" else f"input '{node.name}'"
             if value.dtype not in ELEMENT_TYPES:
                 raise UnsupportedGraph(
-                    f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64 and int64 tensors)",
+                    f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64, int64 and bool tensors)",
                     str(node.target), where,
                 )
             dynamic = [size for size in value.shape if not isinstance(size, int)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rlx_mlir.torch.aten import (
     activation,
+    comparison,
     conv,
     creation,
     elementwise,
@@ -44,6 +45,7 @@ CONVERTERS = merged(
     norm.CONVERTERS,
     loss.CONVERTERS,
     indexing.CONVERTERS,
+    comparison.CONVERTERS,
 )
 
 SUPPORTED = frozenset(CONVERTERS)
