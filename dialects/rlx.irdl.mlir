@@ -733,6 +733,18 @@ irdl.dialect @rlx {
       "reverse" = %reverse
     }
   }
+  irdl.operation @rope {
+    %input = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1444,6 +1456,18 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation
+    }
+  }
+  irdl.operation @rope_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
     }
   }
 }

@@ -32,6 +32,7 @@ from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
+from numeric import test_rope_ops as rope
 from numeric import test_scan_ops as scan
 
 FLUSHES_SUBNORMALS = (
@@ -392,6 +393,18 @@ SCAN = [
 ]
 
 
+# -- rope: the pair view's one generic, both pairings, forward and transposed, a broadcast
+# [B, 1, T, D] table and a dynamic batch.
+
+_ROPE_F32 = [c for c in rope.CASES if c.dtype == "f32"]
+ROPE = [
+    _pick(_ROPE_F32, layout="rotate_half", backward=False, dynamic=False, random_tables=False),
+    _pick(_ROPE_F32, layout="interleaved", backward=False, dynamic=True),
+    _pick(_ROPE_F32, layout="rotate_half", backward=True, random_tables=True),
+    _pick(_ROPE_F32, layout="interleaved", backward=True, dynamic=False, random_tables=False),
+]
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -401,4 +414,5 @@ KERNELS: list[Entry] = [
     *(("indexing", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in INDEXING),
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
+    *(("rope", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in ROPE),
 ]
