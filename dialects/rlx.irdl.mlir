@@ -745,6 +745,22 @@ irdl.dialect @rlx {
       "layout" = %layout
     }
   }
+  irdl.operation @fake_quantize {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1468,6 +1484,25 @@ irdl.dialect @rlx {
     %layout = irdl.base "#builtin.string"
     irdl.attributes {
       "layout" = %layout
+    }
+  }
+  irdl.operation @ste_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kind = irdl.base "#builtin.string"
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kind" = %kind,
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
     }
   }
 }

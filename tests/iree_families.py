@@ -32,6 +32,7 @@ from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
+from numeric import test_quantization_ops as quantization
 from numeric import test_rope_ops as rope
 from numeric import test_scan_ops as scan
 
@@ -405,6 +406,20 @@ ROPE = [
 ]
 
 
+# -- quantization: fake_quantize (ties, NaN, +-inf, a dynamic batch) and each STE kind that
+# lowers to a generic (identity is dy itself).
+
+_QUANTIZATION_F32 = [c for c in quantization.CASES if c.dtype == "f32"]
+QUANTIZATION = [
+    _pick(_QUANTIZATION_F32, op="fake_quantize", grid="uint8", dynamic=False),
+    _pick(_QUANTIZATION_F32, op="fake_quantize", grid="int8", dynamic=False),
+    _pick(_QUANTIZATION_F32, op="fake_quantize", dynamic=True),
+    _pick(_QUANTIZATION_F32, op="clipped", grid="int4"),
+    _pick(_QUANTIZATION_F32, op="tanh"),
+    _pick(_QUANTIZATION_F32, op="hard_tanh"),
+]
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -415,4 +430,5 @@ KERNELS: list[Entry] = [
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
     *(("rope", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in ROPE),
+    *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in QUANTIZATION),
 ]

@@ -8,6 +8,6 @@ priority order. One tuple keeps the two passes' lists in the same order as
 
 from __future__ import annotations
 
-from rlx_mlir.transforms import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, rope, scan
+from rlx_mlir.transforms import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan
 
-FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, rope)
+FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, rope, quantization)

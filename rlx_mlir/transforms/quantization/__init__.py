@@ -1,0 +1,18 @@
+"""The quantization family as linalg: fake quantization and its STE gradients, elementwise."""
+
+from __future__ import annotations
+
+from xdsl.pattern_rewriter import RewritePattern
+
+from rlx_mlir.transforms.options import LoweringOptions
+from rlx_mlir.transforms.quantization.fake_quantize import FakeQuantizeToLinalg, SteBackwardToLinalg
+
+
+def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
+    """`rlx.fake_quantize` (`forward`)."""
+    patterns += [FakeQuantizeToLinalg()]
+
+
+def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
+    """`rlx.ste_backward`, every kind (`backward`)."""
+    patterns += [SteBackwardToLinalg()]
