@@ -761,6 +761,22 @@ irdl.dialect @rlx {
       "quant_max" = %quant_max
     }
   }
+  irdl.operation @fake_quantize_per_channel {
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1501,6 +1517,23 @@ irdl.dialect @rlx {
       "kind" = %kind,
       "scale" = %scale,
       "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_per_channel_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
       "quant_min" = %quant_min,
       "quant_max" = %quant_max
     }

@@ -418,6 +418,11 @@ QUANTIZATION = [
     _pick(_QUANTIZATION_F32, op="tanh"),
     _pick(_QUANTIZATION_F32, op="hard_tanh"),
 ]
+PER_CHANNEL = [
+    _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=False),
+    _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=True),
+    _pick(quantization.PER_CHANNEL, backward=True, dtype="f32", dynamic=True),
+]
 
 
 KERNELS: list[Entry] = [
@@ -431,4 +436,5 @@ KERNELS: list[Entry] = [
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
     *(("rope", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in ROPE),
     *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in QUANTIZATION),
+    *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in PER_CHANNEL),
 ]

@@ -54,3 +54,21 @@ func.func @ste_hard_tanh(%dy: tensor<2x3xf32>, %x: tensor<2x3xf32>) -> tensor<2x
   %dx = rlx.ste_backward %dy, %x kind "hard_tanh" : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %dx : tensor<2x3xf32>
 }
+
+// -----
+
+// Per channel: dx = quant_min <= q <= quant_max ? dy : 0, q on x's channel's grid.
+// CHECK-LABEL: func.func @per_channel_backward
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:       ^bb0(%[[DY:.*]]: f32, %[[X:.*]]: f32, %[[S:.*]]: f32, %[[Z:.*]]: i32, %{{.*}}: f32):
+// CHECK:         math.roundeven
+// CHECK:         %[[Q:.*]] = arith.addf
+// CHECK:         %[[LOW:.*]] = arith.cmpf ole, %{{.*}}, %[[Q]] : f32
+// CHECK:         %[[HIGH:.*]] = arith.cmpf ole, %[[Q]], %{{.*}} : f32
+// CHECK:         %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
+// CHECK:         arith.select %[[IN]], %[[DY]], %{{.*}} : f32
+func.func @per_channel_backward(%dy: tensor<4x3xf32>, %x: tensor<4x3xf32>, %s: tensor<3xf32>, %z: tensor<3xi32>) -> tensor<4x3xf32> {
+  %dx = rlx.fake_quantize_per_channel_backward %dy, %x, %s, %z axis 1 quant_min -8 quant_max 7 : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  return %dx : tensor<4x3xf32>
+}

@@ -44,3 +44,30 @@ func.func @ste_shape(%dy: tensor<2x3xf32>, %x: tensor<3x2xf32>) {
   %dx = rlx.ste_backward %dy, %x : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+// fake_quantize_per_channel: ATen's scale is f32 (whatever x's type), one per channel.
+func.func @per_channel_scale(%x: tensor<2x3xf64>, %s: tensor<3xf64>, %z: tensor<3xi32>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.fake_quantize_per_channel' op expected the scale to be tensor<3xf32> (one per index of the input's axis 1, ATen's type), got tensor<3xf64>
+  %y = rlx.fake_quantize_per_channel %x, %s, %z axis 1 quant_min 0 quant_max 255 : (tensor<2x3xf64>, tensor<3xf64>, tensor<3xi32>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+// fake_quantize_per_channel: one zero point per index of the axis.
+func.func @per_channel_zero_point(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %z: tensor<2xi32>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.fake_quantize_per_channel' op expected the scale to be tensor<3xf32> (one per index of the input's axis 1, ATen's type), got tensor<2xf32>
+  %y = rlx.fake_quantize_per_channel %x, %s, %z axis 1 quant_min 0 quant_max 255 : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// fake_quantize_per_channel_backward: the axis is a dim of x.
+func.func @per_channel_axis(%dy: tensor<2x3xf32>, %x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<3xi32>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.fake_quantize_per_channel_backward' op expected axis to be a dim of the input tensor<2x3xf32>, got 2
+  %dx = rlx.fake_quantize_per_channel_backward %dy, %x, %s, %z axis 2 quant_min 0 quant_max 255 : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<2x3xf32>
+  return
+}

@@ -31,3 +31,15 @@ func.func @ste_backward(%dy: tensor<2x3xf32>, %x: tensor<2x3xf32>) -> (tensor<2x
   %d = rlx.ste_backward %dy, %x kind "identity" : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %a, %b, %c, %d : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// Per-channel: scale [C] f32 and zero_point [C] i32 operands, C the size of x's axis.
+// CHECK-LABEL: func.func @per_channel
+// CHECK:       rlx.fake_quantize_per_channel %{{.*}}, %{{.*}}, %{{.*}} axis 1 quant_min -8 quant_max 7 : (tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<?x3x4xf32>
+// CHECK:       rlx.fake_quantize_per_channel_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} axis 1 quant_min -8 quant_max 7 : (tensor<?x3x4xf32>, tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<?x3x4xf32>
+// GENERIC-LABEL: sym_name = "per_channel"
+// GENERIC:     "rlx.fake_quantize_per_channel"(%{{.*}}, %{{.*}}, %{{.*}}) <{axis = 1 : i64, quant_min = -8 : i64, quant_max = 7 : i64}>
+func.func @per_channel(%x: tensor<?x3x4xf32>, %s: tensor<3xf32>, %z: tensor<3xi32>) -> (tensor<?x3x4xf32>, tensor<?x3x4xf32>) {
+  %y = rlx.fake_quantize_per_channel %x, %s, %z axis 1 quant_min -8 quant_max 7 : (tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<?x3x4xf32>
+  %dx = rlx.fake_quantize_per_channel_backward %y, %x, %s, %z axis 1 quant_min -8 quant_max 7 : (tensor<?x3x4xf32>, tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<?x3x4xf32>
+  return %y, %dx : tensor<?x3x4xf32>, tensor<?x3x4xf32>
+}

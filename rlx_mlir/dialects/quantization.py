@@ -19,6 +19,19 @@
     `tanh`:      g = 1 - tanh(x)^2
     `hard_tanh`: g = -1 <= x <= 1 ? 1 : 0
   and fake_quantize's VJP is `ste_backward` with kind `clipped`.
+- `rlx.fake_quantize_per_channel` [fake_quantize_per_channel_affine(_cachemask)]: one grid
+  per index c of x's `axis`, from the operands scale [C] (f32, as ATen requires) and
+  zero_point [C] (i32, ATen's Int32). ATen's per-channel CPU kernel differs from the
+  per-tensor one, and the op follows it: the level is cast to int64 before the clamp
+  (q is a float; a NaN, +-inf or |q| >= 2^63 becomes INT64_MIN on x86, so quant_min's
+  level: +inf gives quant_min here, quant_max per tensor), and the product
+  `(level - zero_point) * scale` is formed in double, then rounded to x's type (an f64
+  x gets the exact product, not an f32-rounded one).
+- `rlx.fake_quantize_per_channel_backward` [fake_quantize_per_channel_affine_cachemask_backward]:
+  dx = dy where quant_min <= q <= quant_max for x's channel's grid, else 0 (the clipped STE).
+Their scale and zero point are not differentiable (PyTorch's autograd refuses a scale that
+requires grad; the learnable variant is another op): autodiff rejects them unless they
+are constants, with a located error, rather than give a zero gradient.
 
 Every value keeps x's shape and type; only a leading (batch) dim may be dynamic.
 """
@@ -28,12 +41,21 @@ from __future__ import annotations
 import math
 import struct
 
+from xdsl.dialects.builtin import IntegerType, f32
 from xdsl.irdl import operand_def
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.activation import ElementwiseOp
-from rlx_mlir.dialects.base import SIGNATURE, rlx_op_definition
-from rlx_mlir.dialects.properties import FLOAT_TENSOR, expect_choice, float_property, int_property, string_property
+from rlx_mlir.dialects.base import SIGNATURE, RlxOp, rlx_op_definition
+from rlx_mlir.dialects.properties import (
+    ANY_TENSOR,
+    FLOAT_TENSOR,
+    expect_choice,
+    float_property,
+    int_property,
+    string_property,
+)
+from rlx_mlir.dialects.tensors import shape_of
 
 STE_KINDS = ("identity", "clipped", "tanh", "hard_tanh")
 """How an STE gradient passes dy (module docstring)."""
@@ -106,5 +128,69 @@ class SteBackwardOp(_QuantizationGrid, ElementwiseOp):
         super().verify_properties()
 
 
-FORWARD_OPS: tuple = (FakeQuantizeOp,)
-BACKWARD_OPS: tuple = (SteBackwardOp,)
+class _PerChannelOp(RlxOp):
+    """x (or dy and x) of one shape; scale [C] f32 and zero_point [C] i32, C = x's `axis` size."""
+
+    def verify_shapes(self) -> None:
+        x = shape_of(self.input)
+        for name, value in self.named_values():
+            if name not in ("scale", "zero_point") and shape_of(value) != x:
+                raise VerifyException(f"expected the {name} to have the input's shape {self.input.type}, got {value.type}")
+        if not 0 <= self.axis < len(x):
+            raise VerifyException(f"expected axis to be a dim of the input {self.input.type}, got {self.axis}")
+        channels = x[self.axis]
+        for name, element, what in (("scale", f32, "f32"), ("zero_point", IntegerType(32), "i32")):
+            value = getattr(self, name)
+            if shape_of(value) != (channels,) or value.type.element_type != element:
+                raise VerifyException(
+                    f"expected the {name} to be tensor<{channels}x{what}> (one per index of the input's axis "
+                    f"{self.axis}, ATen's type), got {value.type}"
+                )
+        low, high = self.quant_min, self.quant_max
+        if not low <= high:
+            raise VerifyException(f"expected quant_min <= quant_max, got quant_min {low} and quant_max {high}")
+
+    def batched_values(self) -> set[str]:
+        return {"input", "grad_output", "result"} if self.axis != 0 else set()
+
+
+CHANNEL_GRID = "`axis` $axis `quant_min` $quant_min `quant_max` $quant_max"
+
+
+@rlx_op_definition
+class FakeQuantizePerChannelOp(_PerChannelOp):
+    """Per-channel fake quantization, ATen's per-channel kernel (module docstring)."""
+
+    name = "rlx.fake_quantize_per_channel"
+
+    input = operand_def(FLOAT_TENSOR)
+    scale = operand_def(ANY_TENSOR)
+    zero_point = operand_def(ANY_TENSOR)
+
+    axis = int_property()
+    quant_min = int_property()
+    quant_max = int_property()
+
+    assembly_format = f"$input `,` $scale `,` $zero_point {CHANNEL_GRID} {SIGNATURE}"
+
+
+@rlx_op_definition
+class FakeQuantizePerChannelBackwardOp(_PerChannelOp):
+    """`dx = quant_min <= q <= quant_max ? dy : 0`, q x's level on its channel's grid."""
+
+    name = "rlx.fake_quantize_per_channel_backward"
+
+    grad_output = operand_def(FLOAT_TENSOR)
+    input = operand_def(FLOAT_TENSOR)
+    scale = operand_def(ANY_TENSOR)
+    zero_point = operand_def(ANY_TENSOR)
+
+    axis = int_property()
+    quant_min = int_property()
+    quant_max = int_property()
+
+    assembly_format = f"$grad_output `,` $input `,` $scale `,` $zero_point {CHANNEL_GRID} {SIGNATURE}"
+
+
+FORWARD_OPS: tuple = (FakeQuantizeOp, FakeQuantizePerChannelOp)
+BACKWARD_OPS: tuple = (SteBackwardOp, FakeQuantizePerChannelBackwardOp)

@@ -160,7 +160,12 @@ from rlx_mlir.dialects.pool import (
     MaxPool3dOp,
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
-from rlx_mlir.dialects.quantization import FakeQuantizeOp, SteBackwardOp
+from rlx_mlir.dialects.quantization import (
+    FakeQuantizeOp,
+    FakeQuantizePerChannelBackwardOp,
+    FakeQuantizePerChannelOp,
+    SteBackwardOp,
+)
 from rlx_mlir.dialects.rope import RopeBackwardOp, RopeOp
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
@@ -307,6 +312,8 @@ __all__ = [
     "EmbeddingOp",
     "ExpandOp",
     "FakeQuantizeOp",
+    "FakeQuantizePerChannelBackwardOp",
+    "FakeQuantizePerChannelOp",
     "GeluBackwardOp",
     "GeluOp",
     "HardsigmoidBackwardOp",

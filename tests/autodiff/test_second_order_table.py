@@ -301,6 +301,9 @@ COMPOSITE = {
     "rope_backward": "test_vjp_rope.py::test_rope_vjp_matches_pytorch (order 2)",
     "fake_quantize": "test_vjp_quantization.py::test_fake_quantize_vjp_matches_pytorch[2]",
     "ste_backward": "test_vjp_quantization.py::test_ste_backward_vjp_matches_pytorch (order 2, every kind)",
+    "fake_quantize_per_channel": "test_vjp_quantization.py::test_fake_quantize_per_channel_vjp_matches_pytorch[2]",
+    "fake_quantize_per_channel_backward":
+        "test_vjp_quantization.py::test_fake_quantize_per_channel_backward_vjp_matches_pytorch[2]",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 

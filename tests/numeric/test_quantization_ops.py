@@ -7,6 +7,9 @@ Oracles:
   f64 x, its f32 product; NaN and +-inf inputs included;
 - ste_backward `clipped`: PyTorch's gradient of that op (`torch.autograd.grad`), exact;
 - `identity`, `hard_tanh`: the formula in PyTorch (dy, and dy where -1 <= x <= 1), exact;
+- fake_quantize_per_channel and its backward: `torch.fake_quantize_per_channel_affine`
+  (f32 scales, i32 zero points) and its autograd gradient, bit for bit, NaN and +-inf
+  included (ATen's per-channel kernel sends them to quant_min's level);
 - `tanh`: `dy * (1 - tanh(x)^2)` in float64 on the inputs upcast, within
   `oracle.assert_within_bound` (k = 16) with A = |dy| (1 + tanh(x)^2): the rounding of
   tanh and of 1 - t^2 is relative to the terms 1 and t^2, not to their difference.
@@ -119,11 +122,90 @@ CASES = [
 ]
 
 
+@dataclass(frozen=True)
+class PerChannel:
+    """Per-channel fake quantization (or its gradient) along `axis` of x."""
+
+    shape: tuple[int, ...]
+    axis: int
+    backward: bool = False
+    dtype: str = "f32"
+    dynamic: bool = False
+    quant_range: tuple[int, int] = (-8, 7)
+
+    def __str__(self) -> str:
+        dims = "x".join(map(str, self.shape))
+        name = "fake_quantize_per_channel" + ("_backward" if self.backward else "")
+        return f"{name}_{dims}{'dyn' if self.dynamic else ''}_axis{self.axis}_{self.dtype}"
+
+    @property
+    def symbol(self) -> str:
+        return re.sub(r"\W", "_", str(self))
+
+    @property
+    def np_dtype(self):
+        return DTYPES[self.dtype]
+
+    def function(self) -> str:
+        t = tensor_type(self.shape, self.np_dtype, self.dynamic)
+        c = self.shape[self.axis]
+        grid = f"axis {self.axis} quant_min {self.quant_range[0]} quant_max {self.quant_range[1]}"
+        if self.backward:
+            return (
+                f"func.func @{self.symbol}(%dy: {t}, %x: {t}, %s: tensor<{c}xf32>, %z: tensor<{c}xi32>) -> {t} {{\n"
+                f"  %dx = rlx.fake_quantize_per_channel_backward %dy, %x, %s, %z {grid} : ({t}, {t}, tensor<{c}xf32>, tensor<{c}xi32>) -> {t}\n"
+                f"  return %dx : {t}\n}}\n"
+            )
+        return (
+            f"func.func @{self.symbol}(%x: {t}, %s: tensor<{c}xf32>, %z: tensor<{c}xi32>) -> {t} {{\n"
+            f"  %y = rlx.fake_quantize_per_channel %x, %s, %z {grid} : ({t}, tensor<{c}xf32>, tensor<{c}xi32>) -> {t}\n"
+            f"  return %y : {t}\n}}\n"
+        )
+
+    def grid(self) -> tuple[np.ndarray, np.ndarray]:
+        """Scales from inexact (0.0173) to exact halves (0.25); zero points across the range."""
+        c = self.shape[self.axis]
+        rng = np.random.default_rng(c)
+        scale = np.array([0.25, 0.1, 0.0173, 0.5, 0.03][:c] + list(rng.uniform(0.01, 0.5, max(0, c - 5))), np.float32)
+        zero = rng.integers(self.quant_range[0], self.quant_range[1] + 1, c).astype(np.int32)
+        return scale, zero
+
+    def check(self, module) -> None:
+        scale, zero = self.grid()
+        for batch in [self.shape[0], self.shape[0] + 2] if self.dynamic else [self.shape[0]]:
+            rng = np.random.default_rng(batch)
+            x = rng.standard_normal((batch, *self.shape[1:])).astype(self.np_dtype)
+            ties = np.moveaxis(x, self.axis, -1)  # channel c's ties at (k + 1/2) * scale[c]
+            ties[..., :] = np.where(rng.random(ties.shape) < 0.3, (rng.integers(-6, 6, ties.shape) + 0.5) * scale, ties)
+            x.reshape(-1)[:3] = [np.nan, np.inf, -np.inf]
+            args = (torch.from_numpy(x), torch.from_numpy(scale), torch.from_numpy(zero), self.axis, *self.quant_range)
+            if not self.backward:
+                assert_exact(module[self.symbol](x, scale, zero), torch.fake_quantize_per_channel_affine(*args), dtype=self.np_dtype)
+                continue
+            dy = rng.standard_normal(x.shape).astype(self.np_dtype)
+            leaf = args[0].clone().requires_grad_()
+            (want,) = torch.autograd.grad(torch.fake_quantize_per_channel_affine(leaf, *args[1:]), leaf, torch.from_numpy(dy))
+            assert_exact(module[self.symbol](dy, x, scale, zero), want, dtype=self.np_dtype)
+
+
+PER_CHANNEL = [
+    *(PerChannel((4, 3, 9), 1, backward, dtype) for backward in (False, True) for dtype in DTYPES),
+    PerChannel((5, 7), 0, dtype="f64"),  # one grid per row, the leading axis
+    PerChannel((3, 4, 6), 2, dynamic=True, quant_range=(0, 255)),
+    PerChannel((3, 6), 1, backward=True, dynamic=True, quant_range=(0, 15)),
+]
+
+
 @pytest.fixture(scope="module")
 def module(compile_rlx):
-    return compile_rlx("\n".join(c.function() for c in CASES))
+    return compile_rlx("\n".join(c.function() for c in [*CASES, *PER_CHANNEL]))
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_quantization_matches_pytorch(case, module):
+    case.check(module)
+
+
+@pytest.mark.parametrize("case", PER_CHANNEL, ids=str)
+def test_per_channel_fake_quantize_matches_pytorch(case, module):
     case.check(module)
