@@ -131,6 +131,10 @@ class SteBackwardOp(_QuantizationGrid, ElementwiseOp):
 class _PerChannelOp(RlxOp):
     """x (or dy and x) of one shape; scale [C] f32 and zero_point [C] i32, C = x's `axis` size."""
 
+    axis = int_property()
+    quant_min = int_property()
+    quant_max = int_property()
+
     def verify_shapes(self) -> None:
         x = shape_of(self.input)
         for name, value in self.named_values():
@@ -167,10 +171,6 @@ class FakeQuantizePerChannelOp(_PerChannelOp):
     scale = operand_def(ANY_TENSOR)
     zero_point = operand_def(ANY_TENSOR)
 
-    axis = int_property()
-    quant_min = int_property()
-    quant_max = int_property()
-
     assembly_format = f"$input `,` $scale `,` $zero_point {CHANNEL_GRID} {SIGNATURE}"
 
 
@@ -184,10 +184,6 @@ class FakeQuantizePerChannelBackwardOp(_PerChannelOp):
     input = operand_def(FLOAT_TENSOR)
     scale = operand_def(ANY_TENSOR)
     zero_point = operand_def(ANY_TENSOR)
-
-    axis = int_property()
-    quant_min = int_property()
-    quant_max = int_property()
 
     assembly_format = f"$grad_output `,` $input `,` $scale `,` $zero_point {CHANNEL_GRID} {SIGNATURE}"
 

@@ -37,6 +37,8 @@ ROPE_LAYOUTS = ("rotate_half", "interleaved")
 class _RopeOp(RlxOp):
     """A rotation of x's (or dy's) last axis by the [..., T, D] tables cos and sin."""
 
+    layout = string_property("rotate_half")
+
     def rotated_name(self) -> str:
         return self.operand_names()[0]
 
@@ -81,8 +83,6 @@ class RopeOp(_RopeOp):
     cos = operand_def(FLOAT_TENSOR)
     sin = operand_def(FLOAT_TENSOR)
 
-    layout = string_property("rotate_half")
-
     assembly_format = f"$input `,` $cos `,` $sin (`layout` $layout^)? {SIGNATURE}"
 
 
@@ -95,8 +95,6 @@ class RopeBackwardOp(_RopeOp):
     grad_output = operand_def(FLOAT_TENSOR)
     cos = operand_def(FLOAT_TENSOR)
     sin = operand_def(FLOAT_TENSOR)
-
-    layout = string_property("rotate_half")
 
     assembly_format = f"$grad_output `,` $cos `,` $sin (`layout` $layout^)? {SIGNATURE}"
 

@@ -36,8 +36,20 @@ GRIDS = {
 one whose half steps are exact (ties), a narrow one that clips most of a standard normal."""
 
 
+class _Named:
+    """A case's function name (its id made an identifier) and its NumPy dtype."""
+
+    @property
+    def symbol(self) -> str:
+        return re.sub(r"\W", "_", str(self))
+
+    @property
+    def np_dtype(self):
+        return DTYPES[self.dtype]
+
+
 @dataclass(frozen=True)
-class Case:
+class Case(_Named):
     op: str  # "fake_quantize", or an STE kind
     grid: str = "int8"
     dtype: str = "f32"
@@ -48,14 +60,6 @@ class Case:
         name = self.op if self.op == "fake_quantize" else f"ste_{self.op}"
         dims = "x".join(map(str, self.shape))
         return f"{name}_{self.grid}_{dims}{'dyn' if self.dynamic else ''}_{self.dtype}"
-
-    @property
-    def symbol(self) -> str:
-        return re.sub(r"\W", "_", str(self))
-
-    @property
-    def np_dtype(self):
-        return DTYPES[self.dtype]
 
     def grid_text(self) -> str:
         scale, zero, low, high = GRIDS[self.grid]
@@ -123,7 +127,7 @@ CASES = [
 
 
 @dataclass(frozen=True)
-class PerChannel:
+class PerChannel(_Named):
     """Per-channel fake quantization (or its gradient) along `axis` of x."""
 
     shape: tuple[int, ...]
@@ -137,14 +141,6 @@ class PerChannel:
         dims = "x".join(map(str, self.shape))
         name = "fake_quantize_per_channel" + ("_backward" if self.backward else "")
         return f"{name}_{dims}{'dyn' if self.dynamic else ''}_axis{self.axis}_{self.dtype}"
-
-    @property
-    def symbol(self) -> str:
-        return re.sub(r"\W", "_", str(self))
-
-    @property
-    def np_dtype(self):
-        return DTYPES[self.dtype]
 
     def function(self) -> str:
         t = tensor_type(self.shape, self.np_dtype, self.dynamic)
