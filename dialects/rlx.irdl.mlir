@@ -830,6 +830,50 @@ irdl.dialect @rlx {
       "keepdim" = %keepdim
     }
   }
+  irdl.operation @rope {
+    %input = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
+    }
+  }
+  irdl.operation @fake_quantize {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_per_channel {
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1541,6 +1585,54 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation
+    }
+  }
+  irdl.operation @rope_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
+    }
+  }
+  irdl.operation @ste_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kind = irdl.base "#builtin.string"
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kind" = %kind,
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_per_channel_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
     }
   }
 }

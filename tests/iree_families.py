@@ -33,6 +33,8 @@ from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
+from numeric import test_quantization_ops as quantization
+from numeric import test_rope_ops as rope
 from numeric import test_scan_ops as scan
 
 FLUSHES_SUBNORMALS = (
@@ -407,6 +409,34 @@ COMPARISON = [
     comparison.Case("all", ((4, 0, 3),), "f32", dims=(1,)),
 ]
 
+# -- rope: the pair view's one generic, both pairings, forward and transposed, a broadcast
+# [B, 1, T, D] table and a dynamic batch.
+
+_ROPE_F32 = [c for c in rope.CASES if c.dtype == "f32"]
+ROPE = [
+    _pick(_ROPE_F32, layout="rotate_half", backward=False, dynamic=False, random_tables=False),
+    _pick(_ROPE_F32, layout="interleaved", backward=False, dynamic=True),
+    _pick(_ROPE_F32, layout="rotate_half", backward=True, random_tables=True),
+    _pick(_ROPE_F32, layout="interleaved", backward=True, dynamic=False, random_tables=False),
+
+
+# -- quantization: fake_quantize (ties, NaN, +-inf, a dynamic batch) and each STE kind that
+# lowers to a generic (identity is dy itself).
+
+_QUANTIZATION_F32 = [c for c in quantization.CASES if c.dtype == "f32"]
+QUANTIZATION = [
+    _pick(_QUANTIZATION_F32, op="fake_quantize", grid="uint8", dynamic=False),
+    _pick(_QUANTIZATION_F32, op="fake_quantize", grid="int8", dynamic=False),
+    _pick(_QUANTIZATION_F32, op="fake_quantize", dynamic=True),
+    _pick(_QUANTIZATION_F32, op="clipped", grid="int4"),
+    _pick(_QUANTIZATION_F32, op="tanh"),
+    _pick(_QUANTIZATION_F32, op="hard_tanh"),
+PER_CHANNEL = [
+    _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=False),
+    _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=True),
+    _pick(quantization.PER_CHANNEL, backward=True, dtype="f32", dynamic=True),
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -417,4 +447,7 @@ KERNELS: list[Entry] = [
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
     *(("comparison", c.symbol, c.function(), np.int8, lambda f, c=c: c.check({c.symbol: f})) for c in COMPARISON),
+    *(("rope", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in ROPE),
+    *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in QUANTIZATION),
+    *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in PER_CHANNEL),
 ]

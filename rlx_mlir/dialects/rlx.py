@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -174,12 +174,19 @@ from rlx_mlir.dialects.pool import (
     MaxPool3dOp,
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
+from rlx_mlir.dialects.quantization import (
+    FakeQuantizeOp,
+    FakeQuantizePerChannelBackwardOp,
+    FakeQuantizePerChannelOp,
+    SteBackwardOp,
+)
+from rlx_mlir.dialects.rope import RopeBackwardOp, RopeOp
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization)
 
 RANKED_FAMILIES = (
     CONV,
@@ -318,6 +325,9 @@ __all__ = [
     "EmbeddingBackwardOp",
     "EmbeddingOp",
     "ExpandOp",
+    "FakeQuantizeOp",
+    "FakeQuantizePerChannelBackwardOp",
+    "FakeQuantizePerChannelOp",
     "GeluBackwardOp",
     "GeluOp",
     "HardsigmoidBackwardOp",
@@ -359,6 +369,8 @@ __all__ = [
     "ReshapeOp",
     "RmsNormBackwardOp",
     "RmsNormOp",
+    "RopeBackwardOp",
+    "RopeOp",
     "RsqrtOp",
     "SigmoidBackwardOp",
     "SigmoidOp",
@@ -370,6 +382,7 @@ __all__ = [
     "SoftmaxOp",
     "SplitOp",
     "SqrtOp",
+    "SteBackwardOp",
     "SubOp",
     "SumOp",
     "TanhOp",

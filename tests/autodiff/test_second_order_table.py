@@ -297,6 +297,13 @@ COMPOSITE = {
     "cumsum": "test_vjp_scan.py::test_cumsum_vjp_matches_pytorch (order 2)",
     "embedding": "test_vjp_indexing.py::test_embedding_vjp_matches_pytorch (order 2)",
     "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
+    "rope": "test_vjp_rope.py::test_rope_vjp_matches_pytorch (order 2)",
+    "rope_backward": "test_vjp_rope.py::test_rope_vjp_matches_pytorch (order 2)",
+    "fake_quantize": "test_vjp_quantization.py::test_fake_quantize_vjp_matches_pytorch[2]",
+    "ste_backward": "test_vjp_quantization.py::test_ste_backward_vjp_matches_pytorch (order 2, every kind)",
+    "fake_quantize_per_channel": "test_vjp_quantization.py::test_fake_quantize_per_channel_vjp_matches_pytorch[2]",
+    "fake_quantize_per_channel_backward":
+        "test_vjp_quantization.py::test_fake_quantize_per_channel_backward_vjp_matches_pytorch[2]",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 
