@@ -733,6 +733,25 @@ irdl.dialect @rlx {
       "reverse" = %reverse
     }
   }
+  irdl.operation @attention {
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    irdl.operands(query: %query, key: %key, value: %value)
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    irdl.results(output: %output, logsumexp: %logsumexp)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1444,6 +1463,29 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation
+    }
+  }
+  irdl.operation @attention_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, query: %query, key: %key, value: %value, output: %output, logsumexp: %logsumexp)
+    %grad_query = irdl.base "!builtin.tensor"
+    %grad_key = irdl.base "!builtin.tensor"
+    %grad_value = irdl.base "!builtin.tensor"
+    irdl.results(grad_query: %grad_query, grad_key: %grad_key, grad_value: %grad_value)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
     }
   }
 }

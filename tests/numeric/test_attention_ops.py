@@ -1,0 +1,199 @@
+"""The attention ops, lowered by both passes and run natively, against PyTorch 2.13 (CPU).
+
+Oracle: `F.scaled_dot_product_attention` (default CPU path) in float64 on our inputs
+upcast, its logsumexp from `aten._scaled_dot_product_flash_attention_for_cpu`, and the
+gradients from autograd through F.scaled_dot_product_attention. PyTorch has no sliding
+window: its oracle is the same window as a boolean `attn_mask`. GQA is `enable_gqa=True`.
+
+Error bound (`oracle.assert_within_bound`, k = 16): with P the attention weights (each
+row sums to 1, all >= 0) and the scores' magnitude |s| = scale |q| |k|^T, an error of
+u |s| in a score moves P relatively by as much, so
+- A(out) = P |v| + (P (|s| + 1)) |v|... bounded as P |v| (1 + max_j |s|), per row;
+- A(lse) = 1 + max_j |s|;
+- the gradients are sums of products of those: A(dv) = P^T |dout| (1 + max|s|),
+  A(dq) = scale |dS| |k| with |dS| = P (|dp| + |D|) (1 + max|s|), A(dk) likewise with q.
+Rows the mask leaves empty must be exactly 0, as PyTorch gives.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from oracle import assert_within_bound, tensor_type
+
+aten = torch.ops.aten
+DTYPES = {"f32": np.float32, "f64": np.float64}
+
+
+@dataclass(frozen=True)
+class Case:
+    b: int = 2
+    h: int = 2
+    hkv: int = 2
+    l: int = 5
+    s: int = 7
+    e: int = 4
+    ev: int = 4
+    causal: bool = False
+    window: int = 0
+    dtype: str = "f32"
+    dynamic: bool = False
+    """A dynamic batch (`?`): the case runs with batch sizes b and b + 1."""
+    scale: float | None = None
+    """None: PyTorch's default, 1/sqrt(E)."""
+    tags: tuple = field(default=())
+
+    def __str__(self) -> str:
+        mask = ("_causal" if self.causal else "") + (f"_window{self.window}" if self.window else "")
+        scale = f"_scale{self.scale:g}" if self.scale is not None else ""
+        return (f"attention_b{self.b}{'dyn' if self.dynamic else ''}_h{self.h}kv{self.hkv}_l{self.l}_s{self.s}"
+                f"_e{self.e}ev{self.ev}{mask}{scale}_{self.dtype}")
+
+    @property
+    def symbol(self) -> str:
+        return re.sub(r"\W", "_", str(self))
+
+    @property
+    def np_dtype(self):
+        return DTYPES[self.dtype]
+
+    @property
+    def scale_value(self) -> float:
+        return self.scale if self.scale is not None else 1.0 / self.e ** 0.5
+
+    def ty(self, *shape) -> str:
+        return tensor_type(shape, self.np_dtype, self.dynamic)
+
+    def types(self):
+        q, k = self.ty(self.b, self.h, self.l, self.e), self.ty(self.b, self.hkv, self.s, self.e)
+        v, out = self.ty(self.b, self.hkv, self.s, self.ev), self.ty(self.b, self.h, self.l, self.ev)
+        return q, k, v, out, self.ty(self.b, self.h, self.l)
+
+    def attrs(self) -> str:
+        return (f" scale {self.scale_value!r}" + (" is_causal true" if self.causal else "")
+                + (f" window {self.window}" if self.window else ""))
+
+    def forward_text(self) -> str:
+        q, k, v, out, lse = self.types()
+        return (
+            f"func.func @fwd_{self.symbol}(%q: {q}, %k: {k}, %v: {v}) -> ({out}, {lse}) {{\n"
+            f"  %o, %l = rlx.attention %q, %k, %v{self.attrs()} : ({q}, {k}, {v}) -> ({out}, {lse})\n"
+            f"  return %o, %l : {out}, {lse}\n}}\n"
+        )
+
+    def backward_text(self) -> str:
+        q, k, v, out, lse = self.types()
+        return (
+            f"func.func @bwd_{self.symbol}(%do: {out}, %q: {q}, %k: {k}, %v: {v}, %o: {out}, %l: {lse})"
+            f" -> ({q}, {k}, {v}) {{\n"
+            f"  %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %v, %o, %l{self.attrs()}"
+            f" : ({out}, {q}, {k}, {v}, {out}, {lse}) -> ({q}, {k}, {v})\n"
+            f"  return %dq, %dk, %dv : {q}, {k}, {v}\n}}\n"
+        )
+
+    def batches(self) -> list[int]:
+        return [self.b, self.b + 1] if self.dynamic else [self.b]
+
+    def qkv(self, rng, n):
+        shapes = [(n, self.h, self.l, self.e), (n, self.hkv, self.s, self.e), (n, self.hkv, self.s, self.ev)]
+        return [rng.standard_normal(shape).astype(self.np_dtype) for shape in shapes]
+
+    def attended(self) -> torch.Tensor | None:
+        """The [L, S] boolean mask of attended keys, or None for every key."""
+        if not self.causal and not self.window:
+            return None
+        i = torch.arange(self.l)[:, None]
+        j = torch.arange(self.s)[None, :]
+        keep = j <= i
+        if self.window:
+            keep &= j > i - self.window
+        return keep
+
+    def torch_forward(self, q, k, v):
+        """F.scaled_dot_product_attention, and the weights P and the scores s (for the bounds)."""
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=self.attended(), scale=self.scale_value,
+                                             enable_gqa=self.h != self.hkv)
+        g = self.h // self.hkv
+        kk, vv = k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1)
+        s = self.scale_value * q @ kk.transpose(-1, -2)
+        keep = self.attended()
+        if keep is not None:
+            s = s.masked_fill(~keep, float("-inf"))
+        lse = torch.logsumexp(s, dim=-1)
+        empty = torch.isinf(lse)
+        p = torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)
+        lse = torch.where(empty, torch.zeros_like(lse), lse)
+        s_abs = torch.nan_to_num(s.abs(), posinf=0.0)
+        cond = 1 + s_abs.amax(dim=-1, keepdim=True)
+        return out, lse, p, cond, kk, vv
+
+
+def _t(a) -> torch.Tensor:
+    return torch.from_numpy(np.asarray(a, np.float64))
+
+
+CASES = [
+    Case(),
+    Case(dtype="f64"),
+    Case(causal=True),
+    Case(causal=True, dtype="f64", l=9, s=4),
+    Case(l=1, s=5, causal=True),
+    Case(h=4, hkv=2, ev=3, causal=True),
+    Case(dynamic=True, causal=True, scale=0.3),
+    Case(l=6, s=70, e=8, ev=8, causal=True),
+    Case(l=8, s=3, window=2),
+    Case(l=8, s=8, window=3, h=4, hkv=1, dtype="f64"),
+]
+
+
+@pytest.fixture(scope="module")
+def attention_module():
+    import rlx_mlir
+
+    return rlx_mlir.compile("".join(case.forward_text() + case.backward_text() for case in CASES))
+
+
+def test_case_ids_are_unique():
+    assert len({str(c) for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_attention_matches_pytorch(case, attention_module):
+    rng = np.random.default_rng(0)
+    for n in case.batches():
+        inputs = case.qkv(rng, n)
+        out, lse = attention_module[f"fwd_{case.symbol}"](*inputs)
+        q, k, v = map(_t, inputs)
+        want, want_lse, p, cond, _, vv = case.torch_forward(q, k, v)
+        assert_within_bound(out, want, (p @ vv.abs()) * cond, dtype=case.np_dtype, label=f"{case}:out")
+        assert_within_bound(lse, want_lse, cond[..., 0].expand_as(want_lse), dtype=case.np_dtype, label=f"{case}:lse")
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_attention_backward_matches_pytorch(case, attention_module):
+    rng = np.random.default_rng(1)
+    for n in case.batches():
+        inputs = case.qkv(rng, n)
+        q, k, v = (_t(a).requires_grad_() for a in inputs)
+        want, lse, p, cond, kk, vv = case.torch_forward(q, k, v)
+        dout = rng.standard_normal(want.shape).astype(case.np_dtype)
+        out32 = want.detach().numpy().astype(case.np_dtype)
+        lse32 = lse.detach().numpy().astype(case.np_dtype)
+        got = attention_module[f"bwd_{case.symbol}"](dout, *inputs, out32, lse32)
+        wants = torch.autograd.grad(want, (q, k, v), _t(dout))
+        do = _t(dout).abs()
+        p, cond = p.detach(), cond.detach()
+        ds = p * (do @ vv.detach().abs().transpose(-1, -2) + (do * want.detach().abs()).sum(-1, keepdim=True)) * cond
+        g = case.h // case.hkv
+        group = lambda x: x.unflatten(1, (case.hkv, g)).sum(2)  # noqa: E731
+        a_dq = case.scale_value * ds @ kk.detach().abs()
+        a_dk = group(case.scale_value * ds.transpose(-1, -2) @ q.detach().abs())
+        a_dv = group((p * cond).transpose(-1, -2) @ do)
+        for name, got_, want_, a in zip(("dq", "dk", "dv"), got, wants, (a_dq, a_dk, a_dv)):
+            assert_within_bound(got_, want_, a, dtype=case.np_dtype, label=f"{case}:{name}")
