@@ -1,5 +1,5 @@
 """IREE kernels of the op families beyond conv and pool: elementwise, activation, norm,
-loss, layout, indexing, the adjoint ops (max-pool gathers, col2im) and the scans.
+loss, layout, indexing, the adjoint ops (max-pool gathers, col2im), the scans and attention.
 
 Each family's configurations and PyTorch oracles are its numeric test's
 (`tests/numeric/test_<family>_ops.py`), reused as they are, with the same bounds: exact
@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 from oracle import assert_exact, assert_matches, assert_same_non_finite
 from numeric import test_activation_ops as act
+from numeric import test_attention_ops as attention
 from numeric import test_elementwise_ops as elem
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
@@ -392,6 +393,15 @@ SCAN = [
 ]
 
 
+# -- attention: the flash loops, forward and backward: GQA with causal and E != Ev; a
+# window over two key blocks (the padded tail) with a dynamic batch.
+
+ATTENTION = [
+    attention.Case(h=4, hkv=2, ev=3, causal=True),
+    attention.Case(l=6, s=70, e=8, ev=8, window=5, dynamic=True),
+]
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -401,4 +411,6 @@ KERNELS: list[Entry] = [
     *(("indexing", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in INDEXING),
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
+    *(("attention", f"fwd_{c.symbol}", c.forward_text(), np.float32, c.check_forward) for c in ATTENTION),
+    *(("attention", f"bwd_{c.symbol}", c.backward_text(), np.float32, c.check_backward) for c in ATTENTION),
 ]

@@ -26,6 +26,7 @@ import torch
 import torch.nn.functional as F
 
 from oracle import assert_within_bound, tensor_type
+from rlx_mlir.api import lower_to_linalg
 
 aten = torch.ops.aten
 DTYPES = {"f32": np.float32, "f64": np.float64}
@@ -209,3 +210,17 @@ def test_attention_matches_pytorch(case, attention_module):
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_attention_backward_matches_pytorch(case, attention_module):
     case.check_backward(attention_module[f"bwd_{case.symbol}"])
+
+
+@pytest.mark.parametrize("small, large", [
+    (Case(causal=True, s=70), Case(b=8, h=8, hkv=2, l=300, s=1000, e=64, ev=32, causal=True)),
+    (Case(window=2, s=65), Case(b=3, h=4, hkv=4, l=9, s=500, e=16, ev=16, window=7)),
+], ids=["causal", "window"])
+def test_lowered_ir_does_not_grow_with_the_data(small, large):
+    """One loop over key blocks whatever B, H, L, S and E are (S > 64 pads the tail: the
+    same ops as any S that is not a whole number of blocks)."""
+    def op_count(case: Case) -> int:
+        text = (case.forward_text() + case.backward_text()).replace(case.symbol, "f")
+        return sum(1 for _ in lower_to_linalg(text).walk())
+
+    assert op_count(small) == op_count(large)
