@@ -737,7 +737,8 @@ irdl.dialect @rlx {
     %query = irdl.base "!builtin.tensor"
     %key = irdl.base "!builtin.tensor"
     %value = irdl.base "!builtin.tensor"
-    irdl.operands(query: %query, key: %key, value: %value)
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(query: %query, key: %key, value: %value, mask: optional %mask)
     %output = irdl.base "!builtin.tensor"
     %logsumexp = irdl.base "!builtin.tensor"
     irdl.results(output: %output, logsumexp: %logsumexp)
@@ -1472,11 +1473,13 @@ irdl.dialect @rlx {
     %value = irdl.base "!builtin.tensor"
     %output = irdl.base "!builtin.tensor"
     %logsumexp = irdl.base "!builtin.tensor"
-    irdl.operands(grad_output: %grad_output, query: %query, key: %key, value: %value, output: %output, logsumexp: %logsumexp)
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, query: %query, key: %key, value: %value, output: %output, logsumexp: %logsumexp, mask: optional %mask)
     %grad_query = irdl.base "!builtin.tensor"
     %grad_key = irdl.base "!builtin.tensor"
     %grad_value = irdl.base "!builtin.tensor"
-    irdl.results(grad_query: %grad_query, grad_key: %grad_key, grad_value: %grad_value)
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_query: %grad_query, grad_key: %grad_key, grad_value: %grad_value, grad_bias: optional %grad_bias)
     %scale = irdl.base "#builtin.float"
     %true = irdl.is true
     %false = irdl.is false

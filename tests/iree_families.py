@@ -394,11 +394,14 @@ SCAN = [
 
 
 # -- attention: the flash loops, forward and backward: GQA with causal and E != Ev; a
-# window over two key blocks (the padded tail) with a dynamic batch.
+# window over two key blocks (the padded tail) with a dynamic batch; a bias and its
+# gradient; the boolean masks (which the native backend cannot store, being i1).
 
 ATTENTION = [
     attention.Case(h=4, hkv=2, ev=3, causal=True),
     attention.Case(l=6, s=70, e=8, ev=8, window=5, dynamic=True),
+    attention.Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4),
+    *attention.BOOL_MASK_CASES,
 ]
 
 

@@ -49,3 +49,24 @@ func.func @attention_one_block(%q: tensor<?x2x8x4xf32>, %k: tensor<?x2x6x4xf32>,
   %o, %l = rlx.attention %q, %k, %v scale 0.5 : (tensor<?x2x8x4xf32>, tensor<?x2x6x4xf32>, tensor<?x2x6x4xf32>) -> (tensor<?x2x8x4xf32>, tensor<?x2x8xf32>)
   return %o : tensor<?x2x8x4xf32>
 }
+
+// -----
+
+// A bias over [L, S] (S = 70): viewed as [1, 1, L, S], zero-padded along its keys like k
+// and v, read one block per iteration (broadcast dims at 0), added after the scale.
+// CHECK-LABEL: func.func @attention_bias_blocks
+// CHECK:       %[[B4:.*]] = tensor.expand_shape %b {{\[}}[0 : i64, 1 : i64, 2 : i64], [3 : i64]] output_shape [1, 1, 8, 70] : tensor<8x70xf32> into tensor<1x1x8x70xf32>
+// CHECK:       %[[BP:.*]] = tensor.pad %[[B4]] low[0, 0, 0, 0] high[0, 0, 0, 58]
+// CHECK:       scf.for %[[J0:[0-9a-z_]+]] =
+// CHECK:         %[[BB:.*]] = tensor.extract_slice %[[BP]][0, 0, 0, %[[J0]]] [1, 1, 8, 64]
+// CHECK:         linalg.generic
+// CHECK-SAME:      affine_map<(d0, d1, d2, d3) -> (0, 0, d2, d3)>
+// CHECK-SAME:      ins(%{{.*}}, %[[BB]] : tensor<2x2x8x64xf32>, tensor<1x1x8x64xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.addf
+// CHECK:         scf.yield
+// CHECK-NOT:   rlx.
+func.func @attention_bias_blocks(%q: tensor<2x2x8x4xf32>, %k: tensor<2x2x70x4xf32>, %v: tensor<2x2x70x4xf32>, %b: tensor<8x70xf32>) -> tensor<2x2x8x4xf32> {
+  %o, %l = rlx.attention %q, %k, %v mask %b scale 0.5 : (tensor<2x2x8x4xf32>, tensor<2x2x70x4xf32>, tensor<2x2x70x4xf32>, tensor<8x70xf32>) -> (tensor<2x2x8x4xf32>, tensor<2x2x8xf32>)
+  return %o : tensor<2x2x8x4xf32>
+}

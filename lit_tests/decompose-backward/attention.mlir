@@ -28,3 +28,16 @@ func.func @attention_backward_blocks(%do: tensor<2x4x8x8xf32>, %q: tensor<2x4x8x
   %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %v, %o, %l scale 0.25 is_causal true : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>, tensor<2x2x70x16xf32>, tensor<2x2x70x8xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x2x70x16xf32>, tensor<2x2x70x8xf32>)
   return %dq, %dk, %dv : tensor<2x4x8x16xf32>, tensor<2x2x70x16xf32>, tensor<2x2x70x8xf32>
 }
+
+// A bias [H, L, 1] broadcast over the batch and the keys: its gradient dS = p (dp - D)
+// is reduced over b and j into a [1, H, L, 1] accumulator the loop carries (every block
+// adds to it in place), then returned in the bias's own rank.
+// CHECK-LABEL: func.func @attention_bias_gradient
+// CHECK:       scf.for {{.*}} -> (tensor<2x2x5x4xf32>, tensor<2x2x7x4xf32>, tensor<2x2x7x4xf32>, tensor<1x2x5x1xf32>)
+// CHECK:         linalg.generic {{.*}} affine_map<(d0, d1, d2, d3) -> (0, d1, d2, 0)>], iterator_types = ["reduction", "parallel", "parallel", "reduction"]
+// CHECK:         scf.yield
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x2x5x1xf32> into tensor<2x5x1xf32>
+func.func @attention_bias_gradient(%do: tensor<2x2x5x4xf32>, %q: tensor<2x2x5x4xf32>, %k: tensor<2x2x7x4xf32>, %v: tensor<2x2x7x4xf32>, %o: tensor<2x2x5x4xf32>, %l: tensor<2x2x5xf32>, %b: tensor<2x5x1xf32>) -> tensor<2x5x1xf32> {
+  %dq, %dk, %dv, %db = rlx.attention_backward %do, %q, %k, %v, %o, %l mask %b scale 0.5 : (tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x7x4xf32>, tensor<2x2x7x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5xf32>, tensor<2x5x1xf32>) -> (tensor<2x2x5x4xf32>, tensor<2x2x7x4xf32>, tensor<2x2x7x4xf32>, tensor<2x5x1xf32>)
+  return %db : tensor<2x5x1xf32>
+}

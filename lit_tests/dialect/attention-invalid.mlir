@@ -62,3 +62,30 @@ func.func @attention_backward_dk(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x4xf3
   %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %k, %do, %l scale 0.5 : (tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x1x7x4xf32>, tensor<1x1x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x1x7x4xf32>)
   return
 }
+
+// -----
+
+// A mask is i1 (true: attend) or the query's float type (a bias).
+func.func @attention_mask_type(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x6x4xf32>, %v: tensor<1x2x6x4xf32>, %m: tensor<8x6xi32>) {
+  // CHECK: {{.*}}attention-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.attention' op expected the mask to be of i1 (true: attend) or of the query's element type f32 (an additive bias), got tensor<8x6xi32>
+  %o, %l = rlx.attention %q, %k, %v mask %m scale 0.5 : (tensor<1x2x8x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<8x6xi32>) -> (tensor<1x2x8x4xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+// A mask broadcasts to [B, H, L, S].
+func.func @attention_mask_broadcast(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x6x4xf32>, %v: tensor<1x2x6x4xf32>, %m: tensor<8x5xi1>) {
+  // CHECK: {{.*}}attention-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.attention' op expected the mask to broadcast to [B, H, L, S] = [1x2x8x6] (rank 1 to 4, each dim 1 or the full size), got tensor<8x5xi1>
+  %o, %l = rlx.attention %q, %k, %v mask %m scale 0.5 : (tensor<1x2x8x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<8x5xi1>) -> (tensor<1x2x8x4xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+// The backward of a bias gives its gradient, and only then.
+func.func @attention_backward_bias_grad(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x4xf32>, %k: tensor<1x2x7x4xf32>, %l: tensor<1x2x5xf32>, %b: tensor<5x7xf32>) {
+  // CHECK: {{.*}}attention-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.attention_backward' op expected a grad_bias result exactly when the mask is a float bias, got tensor<5x7xf32> and 3 results
+  %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %k, %do, %l mask %b scale 0.5 : (tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>, tensor<5x7xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>)
+  return
+}

@@ -30,3 +30,19 @@ func.func @attention_window_backward(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x
   %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %v, %o, %l scale 0.25 window 3 : (tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x1x7x4xf32>, tensor<1x1x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x1x7x4xf32>, tensor<1x1x7x4xf32>)
   return %dk : tensor<1x1x7x4xf32>
 }
+
+// A boolean mask (true: attend), broadcast over the batch and heads.
+// CHECK-LABEL: func.func @attention_bool_mask
+// CHECK:       rlx.attention %q, %k, %v mask %m scale 5.000000e-01 : (tensor<2x4x8x4xf32>, tensor<2x4x6x4xf32>, tensor<2x4x6x4xf32>, tensor<8x6xi1>) -> (tensor<2x4x8x4xf32>, tensor<2x4x8xf32>)
+func.func @attention_bool_mask(%q: tensor<2x4x8x4xf32>, %k: tensor<2x4x6x4xf32>, %v: tensor<2x4x6x4xf32>, %m: tensor<8x6xi1>) -> tensor<2x4x8x4xf32> {
+  %o, %l = rlx.attention %q, %k, %v mask %m scale 0.5 : (tensor<2x4x8x4xf32>, tensor<2x4x6x4xf32>, tensor<2x4x6x4xf32>, tensor<8x6xi1>) -> (tensor<2x4x8x4xf32>, tensor<2x4x8xf32>)
+  return %o : tensor<2x4x8x4xf32>
+}
+
+// An additive bias: its backward has the bias's gradient as a fourth result.
+// CHECK-LABEL: func.func @attention_bias_backward
+// CHECK:       rlx.attention_backward %do, %q, %k, %v, %o, %l mask %b scale 5.000000e-01 is_causal true : (tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>, tensor<2x1x7xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>, tensor<2x1x7xf32>)
+func.func @attention_bias_backward(%do: tensor<1x2x5x4xf32>, %q: tensor<1x2x5x4xf32>, %k: tensor<1x2x7x4xf32>, %v: tensor<1x2x7x4xf32>, %o: tensor<1x2x5x4xf32>, %l: tensor<1x2x5xf32>, %b: tensor<2x1x7xf32>) -> tensor<2x1x7xf32> {
+  %dq, %dk, %dv, %db = rlx.attention_backward %do, %q, %k, %v, %o, %l mask %b scale 0.5 is_causal true : (tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5xf32>, tensor<2x1x7xf32>) -> (tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32>, tensor<2x1x7xf32>)
+  return %db : tensor<2x1x7xf32>
+}

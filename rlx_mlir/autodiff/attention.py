@@ -18,18 +18,23 @@ from rlx_mlir.ir import DiagnosticError, format_location
 
 @vjp_rule(rlx.AttentionOp)
 def attention(b, op, out_bar, lse_bar):
-    """(out, lse) = attention(q, k, v): (q, k, v)_bar = attention_backward(out_bar, q, k, v, out, lse)."""
+    """(out, lse) = attention(q, k, v[, mask]): (q, k, v[, bias])_bar = attention_backward(out_bar,
+    q, k, v, out, lse[, mask]); a boolean mask gets no cotangent."""
     if not is_zero(lse_bar):
         raise DiagnosticError(
             f"'{op.name}' op has no VJP rule for a cotangent of its logsumexp: autodiff cannot "
             "differentiate a use of the logsumexp result",
             format_location(op),
         )
-    q, k, v = op.operands
-    return b.build_many(
-        rlx.AttentionBackwardOp, [out_bar, q, k, v, op.output, op.logsumexp], [q.type, k.type, v.type],
+    q, k, v = op.query, op.key, op.value
+    grads = b.build_many(
+        rlx.AttentionBackwardOp, [out_bar, q, k, v, op.output, op.logsumexp, op.mask],
+        [q.type, k.type, v.type, op.mask.type if op.is_bias() else None],
         scale=op.scale, is_causal=op.is_causal, window=op.window,
     )
+    if op.mask is None:
+        return grads
+    return (*grads[:3], grads[3] if op.is_bias() else None)
 
 
 @vjp_rule(rlx.AttentionBackwardOp)

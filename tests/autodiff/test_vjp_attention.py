@@ -4,7 +4,7 @@ PyTorch autograd through F.scaled_dot_product_attention.
 The autodiff pass builds the VJP function; its backward reads the output and logsumexp of
 our own forward (a training step's pair), not PyTorch's. The bounds are the numeric test's
 (`tests/numeric/test_attention_ops.py`): a sum-of-products model in which each weight P
-carries a relative error of u (1 + max |s|). The second order is refused, with a located
+carries a relative error of u (1 + max |s|); a bias gets its gradient too. The second order is refused, with a located
 diagnostic, until `rlx.attention_backward` has a rule.
 """
 
@@ -21,15 +21,17 @@ CASES = [
     att.Case(h=4, hkv=2, l=5, s=7, ev=3, causal=True),
     att.Case(l=8, s=3, window=2, dtype="f64"),
     att.Case(l=3, s=70, e=8, ev=8),
+    att.Case(mask="bias", mask_shape=(2, 1, 5, 7), h=4, hkv=2, causal=True),
 ]
 
 
 def source(case: att.Case) -> str:
-    """@f(q, k, v) -> out: the forward with its logsumexp unused."""
+    """@f(q, k, v[, bias]) -> out: the forward with its logsumexp unused."""
     q, k, v, out, lse = case.types()
+    param, _, operand, mask_type = case.mask_parts()
     return (
-        f"func.func @f(%q: {q}, %k: {k}, %v: {v}) -> {out} {{\n"
-        f"  %o, %l = rlx.attention %q, %k, %v{case.attrs()} : ({q}, {k}, {v}) -> ({out}, {lse})\n"
+        f"func.func @f(%q: {q}, %k: {k}, %v: {v}{param}) -> {out} {{\n"
+        f"  %o, %l = rlx.attention %q, %k, %v{operand}{case.attrs()} : ({', '.join([q, k, v, *mask_type])}) -> ({out}, {lse})\n"
         f"  return %o : {out}\n}}\n"
     )
 

@@ -48,10 +48,17 @@ class Case:
     """A dynamic batch (`?`): the case runs with batch sizes b and b + 1."""
     scale: float | None = None
     """None: PyTorch's default, 1/sqrt(E)."""
+    mask: str = ""
+    """"bool" (an i1 mask, made in the function from a 0/1 float argument: the native
+    runtime passes no i1) or "bias" (an additive float mask, whose gradient is checked)."""
+    mask_shape: tuple = ()
+    """The mask's shape, broadcastable to [B, H, L, S]."""
 
     def __str__(self) -> str:
         mask = ("_causal" if self.causal else "") + (f"_window{self.window}" if self.window else "")
         scale = f"_scale{self.scale:g}" if self.scale is not None else ""
+        if self.mask:
+            mask += f"_{self.mask}{'x'.join(map(str, self.mask_shape))}"
         return (f"attention_b{self.b}{'dyn' if self.dynamic else ''}_h{self.h}kv{self.hkv}_l{self.l}_s{self.s}"
                 f"_e{self.e}ev{self.ev}{mask}{scale}_{self.dtype}")
 
@@ -79,30 +86,80 @@ class Case:
         return (f" scale {self.scale_value!r}" + (" is_causal true" if self.causal else "")
                 + (f" window {self.window}" if self.window else ""))
 
+    def mask_parts(self) -> tuple[str, str, str, list[str]]:
+        """(the function's mask parameter, the body that makes the mask operand, the op's
+        ` mask %m`, the mask operand's type as a list) for this case's mask kind."""
+        if not self.mask:
+            return "", "", "", []
+        given = tensor_type(self.mask_shape, self.np_dtype)
+        if self.mask == "bias":
+            return f", %m: {given}", "", " mask %m", [given]
+        rank = len(self.mask_shape)
+        bools = given.replace(self.dtype, "i1")
+        parallel = ", ".join(['"parallel"'] * rank)
+        identity = f"affine_map<({', '.join(f'd{i}' for i in range(rank))}) -> ({', '.join(f'd{i}' for i in range(rank))})>"
+        body = (
+            f"  %e = tensor.empty() : {bools}\n"
+            f"  %mb = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{parallel}]}}"
+            f" ins(%m : {given}) outs(%e : {bools}) {{\n"
+            f"  ^bb0(%x: {self.dtype}, %_: i1):\n"
+            f"    %zero = arith.constant 0.0 : {self.dtype}\n"
+            f"    %keep = arith.cmpf one, %x, %zero : {self.dtype}\n"
+            f"    linalg.yield %keep : i1\n"
+            f"  }} -> {bools}\n"
+        )
+        return f", %m: {given}", body, " mask %mb", [bools]
+
     def forward_text(self) -> str:
         q, k, v, out, lse = self.types()
+        param, body, operand, mask_type = self.mask_parts()
+        operands = ", ".join([q, k, v, *mask_type])
         return (
-            f"func.func @fwd_{self.symbol}(%q: {q}, %k: {k}, %v: {v}) -> ({out}, {lse}) {{\n"
-            f"  %o, %l = rlx.attention %q, %k, %v{self.attrs()} : ({q}, {k}, {v}) -> ({out}, {lse})\n"
+            f"func.func @fwd_{self.symbol}(%q: {q}, %k: {k}, %v: {v}{param}) -> ({out}, {lse}) {{\n{body}"
+            f"  %o, %l = rlx.attention %q, %k, %v{operand}{self.attrs()} : ({operands}) -> ({out}, {lse})\n"
             f"  return %o, %l : {out}, {lse}\n}}\n"
         )
 
     def backward_text(self) -> str:
         q, k, v, out, lse = self.types()
+        param, body, operand, mask_type = self.mask_parts()
+        grads = [q, k, v, *(mask_type if self.mask == "bias" else [])]
+        names = ", ".join(["%dq", "%dk", "%dv", "%db"][: len(grads)])
         return (
-            f"func.func @bwd_{self.symbol}(%do: {out}, %q: {q}, %k: {k}, %v: {v}, %o: {out}, %l: {lse})"
-            f" -> ({q}, {k}, {v}) {{\n"
-            f"  %dq, %dk, %dv = rlx.attention_backward %do, %q, %k, %v, %o, %l{self.attrs()}"
-            f" : ({out}, {q}, {k}, {v}, {out}, {lse}) -> ({q}, {k}, {v})\n"
-            f"  return %dq, %dk, %dv : {q}, {k}, {v}\n}}\n"
+            f"func.func @bwd_{self.symbol}(%do: {out}, %q: {q}, %k: {k}, %v: {v}, %o: {out}, %l: {lse}{param})"
+            f" -> ({', '.join(grads)}) {{\n{body}"
+            f"  {names} = rlx.attention_backward %do, %q, %k, %v, %o, %l{operand}{self.attrs()}"
+            f" : ({', '.join([out, q, k, v, out, lse, *mask_type])}) -> ({', '.join(grads)})\n"
+            f"  return {names} : {', '.join(grads)}\n}}\n"
         )
 
     def batches(self) -> list[int]:
         return [self.b, self.b + 1] if self.dynamic else [self.b]
 
     def qkv(self, rng, n):
+        """q, k, v and (for a masked case) the mask: a bias of standard normals, or 0/1 keep
+        flags (a third dropped); either with its first row masked throughout, a row with
+        no attended key."""
         shapes = [(n, self.h, self.l, self.e), (n, self.hkv, self.s, self.e), (n, self.hkv, self.s, self.ev)]
-        return [rng.standard_normal(shape).astype(self.np_dtype) for shape in shapes]
+        inputs = [rng.standard_normal(shape).astype(self.np_dtype) for shape in shapes]
+        if self.mask:
+            if self.mask == "bias":
+                m = rng.standard_normal(self.mask_shape)
+                m[..., 0, :] = -np.inf
+            else:
+                m = (rng.uniform(size=self.mask_shape) > 1 / 3).astype(np.float64)
+                m[..., 0, :] = 0.0
+            inputs.append(m.astype(self.np_dtype))
+        return inputs
+
+    def torch_mask(self, mask: torch.Tensor | None) -> torch.Tensor | None:
+        """PyTorch's attn_mask: the case's mask (bool or bias) and its causal/window keys in one."""
+        keep = self.attended()
+        if mask is None:
+            return keep
+        if self.mask == "bias":
+            return mask if keep is None else mask.masked_fill(~keep, float("-inf"))
+        return (mask != 0) if keep is None else (mask != 0) & keep
 
     def attended(self) -> torch.Tensor | None:
         """The [L, S] boolean mask of attended keys, or None for every key."""
@@ -115,26 +172,29 @@ class Case:
             keep &= j > i - self.window
         return keep
 
-    def torch_forward(self, q, k, v):
+    def torch_forward(self, q, k, v, mask=None):
         """F.scaled_dot_product_attention, and the weights P and the scores s (for the bounds)."""
-        out = F.scaled_dot_product_attention(q, k, v, attn_mask=self.attended(), scale=self.scale_value,
+        attn_mask = self.torch_mask(mask)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, scale=self.scale_value,
                                              enable_gqa=self.h != self.hkv)
         g = self.h // self.hkv
         kk, vv = k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1)
         s = self.scale_value * q @ kk.transpose(-1, -2)
-        keep = self.attended()
-        if keep is not None:
-            s = s.masked_fill(~keep, float("-inf"))
+        s_abs = s.abs()
+        if attn_mask is not None and attn_mask.dtype == torch.bool:
+            s = s.masked_fill(~attn_mask, float("-inf"))
+        elif attn_mask is not None:
+            s, s_abs = s + attn_mask, s_abs + attn_mask.abs()
+        s_abs = s_abs.masked_fill(torch.isinf(s), 0.0).detach()
         lse = torch.logsumexp(s, dim=-1)
         empty = torch.isinf(lse)
         p = torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)
         lse = torch.where(empty, torch.zeros_like(lse), lse)
-        s_abs = torch.nan_to_num(s.abs(), posinf=0.0)
         cond = 1 + s_abs.amax(dim=-1, keepdim=True)
         return out, lse, p, cond, kk, vv
 
     def check_forward(self, function) -> None:
-        """`function(q, k, v) -> (out, lse)` against PyTorch, on every batch size."""
+        """`function(q, k, v[, mask]) -> (out, lse)` against PyTorch, on every batch size."""
         rng = np.random.default_rng(0)
         for n in self.batches():
             inputs = self.qkv(rng, n)
@@ -144,10 +204,13 @@ class Case:
             assert_within_bound(lse, want_lse, cond[..., 0], dtype=self.np_dtype, label=f"{self}:lse")
 
     def gradients(self, inputs, dout):
-        """PyTorch's (dq, dk, dv) for cotangent `dout`, its (out, lse), and the bounds' A of each gradient."""
-        q, k, v = (_t(a).requires_grad_() for a in inputs)
-        out, lse, p, cond, kk, vv = self.torch_forward(q, k, v)
-        wants = torch.autograd.grad(out, (q, k, v), _t(dout))
+        """PyTorch's (dq, dk, dv[, dbias]) for cotangent `dout`, its (out, lse), and the
+        bounds' A of each gradient."""
+        q, k, v = (_t(a).requires_grad_() for a in inputs[:3])
+        mask = _t(inputs[3]).requires_grad_(self.mask == "bias") if self.mask else None
+        differentiated = (q, k, v, mask) if self.mask == "bias" else (q, k, v)
+        out, lse, p, cond, kk, vv = self.torch_forward(q, k, v, mask)
+        wants = torch.autograd.grad(out, differentiated, _t(dout))
         do, out, p, cond = _t(dout).abs(), out.detach(), p.detach(), cond.detach()
         ds = p * (do @ vv.detach().abs().transpose(-1, -2) + (do * out.abs()).sum(-1, keepdim=True)) * cond
         group = lambda x: x.unflatten(1, (self.hkv, self.h // self.hkv)).sum(2)  # noqa: E731
@@ -155,27 +218,36 @@ class Case:
             self.scale_value * ds @ kk.detach().abs(),
             group(self.scale_value * ds.transpose(-1, -2) @ q.detach().abs()),
             group((p * cond).transpose(-1, -2) @ do),
+            ds.sum_to_size(self.mask_shape) if self.mask == "bias" else None,
         )
         return wants, (out, lse.detach()), magnitudes
 
     def check_backward(self, function) -> None:
-        """`function(dout, q, k, v, out, lse) -> (dq, dk, dv)` against autograd, fed PyTorch's out and lse."""
+        """`function(dout, q, k, v, out, lse[, mask]) -> (dq, dk, dv[, dbias])` against
+        autograd, fed PyTorch's out and lse."""
         rng = np.random.default_rng(1)
         for n in self.batches():
             inputs = self.qkv(rng, n)
             dout = rng.standard_normal((n, self.h, self.l, self.ev)).astype(self.np_dtype)
             wants, saved, magnitudes = self.gradients(inputs, dout)
-            got = function(dout, *inputs, *(t.numpy().astype(self.np_dtype) for t in saved))
+            got = function(dout, *inputs[:3], *(t.numpy().astype(self.np_dtype) for t in saved), *inputs[3:])
             self.assert_gradients(got, wants, magnitudes)
 
     def assert_gradients(self, got, wants, magnitudes) -> None:
-        for name, got_, want, a in zip(("dq", "dk", "dv"), got, wants, magnitudes):
+        for name, got_, want, a in zip(("dq", "dk", "dv", "dbias"), got, wants, magnitudes):
             assert_within_bound(got_, want, a, dtype=self.np_dtype, label=f"{self}:{name}")
 
 
 def _t(a) -> torch.Tensor:
     return torch.from_numpy(np.asarray(a, np.float64))
 
+
+BOOL_MASK_CASES = [
+    Case(mask="bool", mask_shape=(5, 7)),
+    Case(mask="bool", mask_shape=(2, 1, 5, 70), s=70, causal=True),
+]
+"""Boolean masks run on IREE only (`tests/iree_families.py`): MLIR 22's native memref-to-llvm
+asserts on a store to an i1 memref, which every i1 tensor the backend materializes is."""
 
 CASES = [
     Case(),
@@ -188,6 +260,10 @@ CASES = [
     Case(l=6, s=70, e=8, ev=8, causal=True),
     Case(l=8, s=3, window=2),
     Case(l=8, s=8, window=3, h=4, hkv=1, dtype="f64"),
+    Case(mask="bias", mask_shape=(5, 7)),
+    Case(mask="bias", mask_shape=(1, 4, 5, 1), h=4, dynamic=True),
+    Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4, dtype="f64"),
+    Case(mask="bias", mask_shape=(2, 4, 5, 7), h=4, hkv=1),
 ]
 
 

@@ -22,7 +22,7 @@ from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import attention
-from rlx_mlir.transforms.attention.blocks import KeyBlocks, every, exp, row_map
+from rlx_mlir.transforms.attention.blocks import KeyBlocks, MaskView, every, exp, row_map
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
 
 
@@ -31,6 +31,24 @@ def grouped(b: TensorBuilder, value: SSAValue, g: int) -> SSAValue:
     head's gradient sums over its G query heads with plain loop dimensions."""
     n, h, length, d = shape_of(value)
     return b.expand_shape(value, [[0], [1, 2], [3], [4]], (n, h // g, g, length, d))
+
+
+def bias_gradient(
+    r: TensorBuilder, blocks: KeyBlocks, bias: MaskView, p: SSAValue, dp: SSAValue, d_rows: SSAValue,
+    dbias: SSAValue, j0: SSAValue,
+) -> SSAValue:
+    """dbias += sum over the bias's broadcast dims of dS = p (dp - D), the gradient of the
+    scores t (the bias is added after the scale). A keyed bias gets its block's keys
+    written at j0; one that broadcasts over the keys accumulates every block in place."""
+    shape = shape_of(bias.value)
+    block_shape = blocks.block_shape(bias.value, axis=3) if bias.keyed else shape
+    init = blocks.zeros(r, block_shape, p) if bias.keyed else dbias
+    total = r.generic(
+        ins=[p, dp, d_rows], init=init, maps=[every, every, row_map(4), bias.map()],
+        iterators="".join("R" if size == 1 else "p" for size in shape),
+        body=lambda x, p_, dp_, d_, acc: x.accumulate(acc, x.mul(p_, x.sub(dp_, d_))),
+    )
+    return blocks.write(r, total, dbias, j0, axis=3) if bias.keyed else total
 
 
 class AttentionBackwardToLinalg(RewritePattern):
@@ -42,6 +60,8 @@ class AttentionBackwardToLinalg(RewritePattern):
         blocks = KeyBlocks.of(b, op)
         q, dout, lse, g = op.query, op.grad_output, op.logsumexp, op.group()
         k, v = blocks.pad(b, op.key), blocks.pad(b, op.value)
+        mask = blocks.mask_view(b)
+        bias = mask if mask is not None and mask.is_bias else None
         element = element_type_of(q)
         scale = op.scale
         rows = shape_of(lse)
@@ -53,11 +73,14 @@ class AttentionBackwardToLinalg(RewritePattern):
         dq0 = blocks.zeros(b, shape_of(q), q)
         dk0 = blocks.empty(b, blocks.shape(op.key, blocks.padded), q)
         dv0 = blocks.empty(b, blocks.shape(op.value, blocks.padded), q)
+        dbias0 = [] if bias is None else [
+            blocks.empty(b, shape_of(bias.value), q) if bias.keyed else blocks.zeros(b, shape_of(bias.value), q)
+        ]
 
         def step(r: TensorBuilder, j0, carried):
-            dq, dk, dv = carried
+            dq, dk, dv, *dbias = carried
             k_block, v_block = blocks.read(r, k, j0), blocks.read(r, v, j0)
-            t = blocks.masked_scores(r, q, k_block, j0)
+            t = blocks.masked_scores(r, q, k_block, j0, mask)
             p = r.generic(
                 ins=[t, lse], init=blocks.empty(r, shape_of(t), q), maps=[every, row_map(4), every],
                 iterators="pppp", body=lambda x, t_, l_, _out: exp(x, x.sub(t_, l_)),
@@ -91,9 +114,13 @@ class AttentionBackwardToLinalg(RewritePattern):
                       lambda b, hk, j, e, gi, i: (b, hk, j, e)],
                 iterators="ppppRR", body=lambda x, ds_, q_, acc: x.accumulate(acc, x.mul(ds_, q_)),
             )
-            return dq_new, blocks.write(r, dk_block, dk, j0), blocks.write(r, dv_block, dv, j0)
+            grads = [dq_new, blocks.write(r, dk_block, dk, j0), blocks.write(r, dv_block, dv, j0)]
+            if bias is not None:
+                grads.append(bias_gradient(r, blocks, bias, p, dp, d_rows, dbias[0], j0))
+            return grads
 
-        dq, dk, dv = blocks.loop(rewriter, b, [dq0, dk0, dv0], step)
-        dk = blocks.first_keys(b, dk)
-        dv = blocks.first_keys(b, dv)
-        rewriter.replace(op, [], [dq, dk, dv])
+        dq, dk, dv, *dbias = blocks.loop(rewriter, b, [dq0, dk0, dv0, *dbias0], step)
+        results = [dq, blocks.first_keys(b, dk), blocks.first_keys(b, dv)]
+        if bias is not None:
+            results.append(bias.own_rank(b, blocks.first_keys(b, dbias[0], axis=3) if bias.keyed else dbias[0]))
+        rewriter.replace(op, [], results)

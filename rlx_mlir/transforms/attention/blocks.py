@@ -26,6 +26,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
 from rlx_mlir.dialects.attention import AttentionBase
+from rlx_mlir.dialects.properties import I1
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, is_dynamic, shape_of
 
 KEY_BLOCK = 64
@@ -63,43 +64,60 @@ class KeyBlocks:
         """S rounded up to whole blocks."""
         return math.ceil(self.length / self.size) * self.size
 
-    def pad(self, b: TensorBuilder, value: SSAValue) -> SSAValue:
-        """k or v [B, Hkv, S, *] with zero keys appended up to the padded length."""
-        return b.pad(value, (0, 0, 0, 0), (0, 0, self.padded - self.length, 0), 0.0)
+    def pad(self, b: TensorBuilder, value: SSAValue, axis: int = 2) -> SSAValue:
+        """k or v [B, Hkv, S, *] (a mask: its key `axis` 3) with zero keys appended up to the padded length."""
+        high = [0, 0, 0, 0]
+        high[axis] = self.padded - self.length
+        return b.pad(value, (0, 0, 0, 0), high, 0.0)
 
-    def block_shape(self, value: SSAValue) -> list[int]:
-        """A [B, heads, S', d] tensor's shape with Bk keys."""
-        shape = list(shape_of(value))
-        shape[2] = self.size
-        return shape
+    def block_shape(self, value: SSAValue, axis: int = 2) -> list[int]:
+        """A [B, heads, S', d] tensor's shape with Bk keys (on `axis`)."""
+        return self.shape(value, self.size, axis)
 
-    def read(self, r: TensorBuilder, value: SSAValue, j0: SSAValue) -> SSAValue:
-        """value[:, :, j0 : j0 + Bk, :]."""
-        shape = self.block_shape(value)
+    def read(self, r: TensorBuilder, value: SSAValue, j0: SSAValue, axis: int = 2) -> SSAValue:
+        """value[:, :, j0 : j0 + Bk, :] (the keys on `axis`)."""
+        shape = self.block_shape(value, axis)
         sizes = [self.batch[0] if is_dynamic(shape[0]) else shape[0], *shape[1:]]
+        offsets: list[SSAValue | int] = [0, 0, 0, 0]
+        offsets[axis] = j0
         block_type = TensorType(element_type_of(value), shape)
-        return r.value(tensor.ExtractSliceOp(value, [0, 0, j0, 0], sizes, [1, 1, 1, 1], block_type))
+        return r.value(tensor.ExtractSliceOp(value, offsets, sizes, [1, 1, 1, 1], block_type))
 
-    def write(self, r: TensorBuilder, block: SSAValue, into: SSAValue, j0: SSAValue) -> SSAValue:
-        """`into` with `block` at [:, :, j0 : j0 + Bk, :]."""
+    def write(self, r: TensorBuilder, block: SSAValue, into: SSAValue, j0: SSAValue, axis: int = 2) -> SSAValue:
+        """`into` with `block` at [:, :, j0 : j0 + Bk, :] (the keys on `axis`)."""
+        offsets = [0, 0, 0, 0]
+        offsets[axis] = DYNAMIC_INDEX
         return r.value(
             tensor.InsertSliceOp.get(
-                block, into, static_sizes=shape_of(block), static_offsets=[0, 0, DYNAMIC_INDEX, 0],
-                static_strides=[1] * 4, offsets=[j0], sizes=list(self.batch),
+                block, into, static_sizes=shape_of(block), static_offsets=offsets,
+                static_strides=[1] * 4, offsets=[j0], sizes=list(self.batch) if is_dynamic(shape_of(block)[0]) else [],
             )
         )
 
-    def first_keys(self, b: TensorBuilder, value: SSAValue) -> SSAValue:
-        """value[:, :, :S, :]: a padded gradient without its padding keys."""
+    def first_keys(self, b: TensorBuilder, value: SSAValue, axis: int = 2) -> SSAValue:
+        """value[:, :, :S, :]: a padded gradient without its padding keys (on `axis`)."""
         if self.padded == self.length:
             return value
-        return b.extract_slice(value, (0, 0, 0, 0), self.shape(value, self.length))
+        return b.extract_slice(value, (0, 0, 0, 0), self.shape(value, self.length, axis))
 
-    def shape(self, value: SSAValue, axis_size: int) -> list[int]:
-        """value's shape with its key axis (2) set to `axis_size`."""
+    def shape(self, value: SSAValue, axis_size: int, axis: int = 2) -> list[int]:
+        """value's shape with its key `axis` set to `axis_size`."""
         shape = list(shape_of(value))
-        shape[2] = axis_size
+        shape[axis] = axis_size
         return shape
+
+    def mask_view(self, b: TensorBuilder) -> MaskView | None:
+        """The mask operand as a [B', H', L', S'] tensor (each dim 1 or full), its keys padded."""
+        mask = self.op.mask
+        if mask is None:
+            return None
+        shape = tuple(shape_of(mask))
+        offset = 4 - len(shape)
+        if offset:
+            groups = [list(range(offset + 1)), *([offset + i] for i in range(1, len(shape)))]
+            mask = b.expand_shape(mask, groups, (1,) * offset + shape)
+        keyed = shape_of(mask)[3] != 1
+        return MaskView(self.pad(b, mask, axis=3) if keyed else mask, keyed, self.op.is_bias(), len(shape))
 
     def zeros(self, b: TensorBuilder, shape: Sequence[int], like: SSAValue) -> SSAValue:
         return b.full(shape, element_type_of(like), 0.0, sizes=self.batch if is_dynamic(shape[0]) else ())
@@ -118,9 +136,11 @@ class KeyBlocks:
         loop = b.emit(scf.ForOp(b.index(0), b.index(self.padded), b.index(self.size), list(carried), Region(body)))
         return loop.results
 
-    def masked_scores(self, r: TensorBuilder, query: SSAValue, key_block: SSAValue, j0: SSAValue) -> SSAValue:
-        """t[b, h, i, j] = scale * sum_e q[b, h, i, e] k[b, h / G, j0 + j, e], or -inf where
-        key j0 + j is not attended by row i (padding, causal, window)."""
+    def masked_scores(
+        self, r: TensorBuilder, query: SSAValue, key_block: SSAValue, j0: SSAValue, mask: MaskView | None
+    ) -> SSAValue:
+        """t[b, h, i, j] = scale * sum_e q[b, h, i, e] k[b, h / G, j0 + j, e] (+ bias), or -inf
+        where key j0 + j is not attended by row i (padding, causal, window, a false mask)."""
         op, g = self.op, self.op.group()
         shape = [*shape_of(query)[:3], self.size]
         dot = r.generic(
@@ -132,19 +152,54 @@ class KeyBlocks:
         element = element_type_of(query)
         scale, causal, window, length = op.scale, op.causal(), op.window, self.length
 
-        def mask(x: RegionBuilder, s_, _out):
+        def score(x: RegionBuilder, s_, *mask_and_out):
             row, key = x.loop_index(2), x.add(j0, x.loop_index(3))
             masked = x.cmpi("sge", key, x.index(length))
             if causal:
                 masked = x.or_(masked, x.cmpi("sgt", key, row))
             if window:
                 masked = x.or_(masked, x.cmpi("sle", x.add(key, x.index(window)), row))
-            return x.select(masked, x.constant(-math.inf, element), x.mul(s_, x.constant(scale, element)))
+            scaled = x.mul(s_, x.constant(scale, element))
+            if mask is not None and mask.is_bias:
+                scaled = x.add(scaled, mask_and_out[0])
+            elif mask is not None:
+                masked = x.select(mask_and_out[0], masked, x.constant(True, I1))
+            return x.select(masked, x.constant(-math.inf, element), scaled)
 
+        masks = [] if mask is None else [mask.block(r, self, j0)]
         return r.generic(
-            ins=[dot], init=self.empty(r, shape, query), maps=[lambda b, h, i, j: (b, h, i, j)] * 2,
-            iterators="pppp", body=mask,
+            ins=[dot, *masks], init=self.empty(r, shape, query),
+            maps=[every, *(mask.map() for _ in masks), every], iterators="pppp", body=score,
         )
+
+
+@dataclass(frozen=True)
+class MaskView:
+    """The mask operand as [B', H', L', S'] (each dim 1 or the full size)."""
+
+    value: SSAValue
+    """Rank 4; its keys padded to whole blocks when it has them."""
+    keyed: bool
+    """Whether it has a key dim (S' = S), read one block at a time; else it broadcasts over keys."""
+    is_bias: bool
+    """An additive float bias (else an i1 mask, true = attend)."""
+    rank: int
+    """The operand's own rank (up to 4; its leading dims were added as units)."""
+
+    def block(self, r: TensorBuilder, blocks: KeyBlocks, j0: SSAValue) -> SSAValue:
+        return blocks.read(r, self.value, j0, axis=3) if self.keyed else self.value
+
+    def map(self) -> AffineMap:
+        """Read over the loops (b, h, i, j): a broadcast (unit) dim at 0."""
+        shape = shape_of(self.value)
+        return dims_map(4, lambda d: tuple(0 if shape[a] == 1 else d[a] for a in range(4)))
+
+    def own_rank(self, b: TensorBuilder, value: SSAValue) -> SSAValue:
+        """A [B', H', L', S'] value of the operand's rank again (the added unit dims dropped)."""
+        offset = 4 - self.rank
+        if not offset:
+            return value
+        return b.collapse_shape(value, [list(range(offset + 1)), *([offset + i] for i in range(1, self.rank))])
 
 
 def is_empty_row(r: RegionBuilder, row_sum: SSAValue) -> SSAValue:

@@ -42,6 +42,7 @@ class AttentionToLinalg(RewritePattern):
         blocks = KeyBlocks.of(b, op)
         q, g = op.query, op.group()
         k, v = blocks.pad(b, op.key), blocks.pad(b, op.value)
+        mask = blocks.mask_view(b)
         rows, out_shape = shape_of(op.logsumexp), shape_of(op.output)
         m0 = b.full(rows, element_type_of(q), -math.inf, sizes=blocks.batch)
         l0 = blocks.zeros(b, rows, q)
@@ -51,7 +52,7 @@ class AttentionToLinalg(RewritePattern):
             # Each carried value is last written in place (the generic's init is the
             # iter_arg), so that bufferization keeps one buffer per value for the whole loop.
             m, l, acc = carried
-            t = blocks.masked_scores(r, q, blocks.read(r, k, j0), j0)
+            t = blocks.masked_scores(r, q, blocks.read(r, k, j0), j0, mask)
             block_max = r.generic(
                 ins=[t], init=r.full(rows, element_type_of(q), -math.inf, sizes=blocks.batch),
                 maps=[every, row_map(4)], iterators="pppR",
