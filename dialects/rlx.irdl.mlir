@@ -874,6 +874,26 @@ irdl.dialect @rlx {
       "quant_max" = %quant_max
     }
   }
+  irdl.operation @attention {
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(query: %query, key: %key, value: %value, mask: optional %mask)
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    irdl.results(output: %output, logsumexp: %logsumexp)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1633,6 +1653,31 @@ irdl.dialect @rlx {
       "axis" = %axis,
       "quant_min" = %quant_min,
       "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @attention_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, query: %query, key: %key, value: %value, output: %output, logsumexp: %logsumexp, mask: optional %mask)
+    %grad_query = irdl.base "!builtin.tensor"
+    %grad_key = irdl.base "!builtin.tensor"
+    %grad_value = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_query: %grad_query, grad_key: %grad_key, grad_value: %grad_value, grad_bias: optional %grad_bias)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
     }
   }
 }

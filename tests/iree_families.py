@@ -1,5 +1,5 @@
 """IREE kernels of the op families beyond conv and pool: elementwise, activation, norm,
-loss, layout, indexing, the adjoint ops (max-pool gathers, col2im) and the scans.
+loss, layout, indexing, the adjoint ops (max-pool gathers, col2im), the scans and attention.
 
 Each family's configurations and PyTorch oracles are its numeric test's
 (`tests/numeric/test_<family>_ops.py`), reused as they are, with the same bounds: exact
@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from oracle import assert_exact, assert_matches, assert_same_non_finite
 from numeric import test_activation_ops as act
 from numeric import test_comparison_ops as comparison
+from numeric import test_attention_ops as attention
 from numeric import test_elementwise_ops as elem
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
@@ -436,6 +437,16 @@ PER_CHANNEL = [
     _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=True),
     _pick(quantization.PER_CHANNEL, backward=True, dtype="f32", dynamic=True),
 
+# -- attention: the flash loops, forward and backward: GQA with causal and E != Ev; a
+# window over two key blocks (the padded tail) with a dynamic batch; a bias and its
+# gradient; the boolean masks (which the native backend cannot store, being i1).
+
+ATTENTION = [
+    attention.Case(h=4, hkv=2, ev=3, causal=True),
+    attention.Case(l=6, s=70, e=8, ev=8, window=5, dynamic=True),
+    attention.Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4),
+    *attention.BOOL_MASK_CASES,
+
 
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
@@ -450,4 +461,6 @@ KERNELS: list[Entry] = [
     *(("rope", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in ROPE),
     *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in QUANTIZATION),
     *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in PER_CHANNEL),
+    *(("attention", f"fwd_{c.symbol}", c.forward_text(), np.float32, c.check_forward) for c in ATTENTION),
+    *(("attention", f"bwd_{c.symbol}", c.backward_text(), np.float32, c.check_backward) for c in ATTENTION),
 ]

@@ -3,4 +3,4 @@
 `rlx_mlir.autodiff` imports this module, so the rules are registered once the package is.
 """
 
-from rlx_mlir.autodiff import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan  # noqa: F401
+from rlx_mlir.autodiff import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan  # noqa: F401

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -55,6 +55,7 @@ from rlx_mlir.dialects.adjoint import (
     MaxPool2dGatherOp,
     MaxPool3dGatherOp,
 )
+from rlx_mlir.dialects.attention import AttentionBackwardOp, AttentionOp
 from rlx_mlir.dialects.base import RlxOp, RlxOpBase
 from rlx_mlir.dialects.comparison import (
     AllOp,
@@ -186,7 +187,7 @@ from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention)
 
 RANKED_FAMILIES = (
     CONV,
@@ -287,6 +288,8 @@ __all__ = [
     "AdaptiveMaxPool3dOp",
     "AddOp",
     "AddmmOp",
+    "AttentionBackwardOp",
+    "AttentionOp",
     "AvgPool1dBackwardOp",
     "AvgPool1dOp",
     "AvgPool2dBackwardOp",

@@ -8,6 +8,6 @@ priority order. One tuple keeps the two passes' lists in the same order as
 
 from __future__ import annotations
 
-from rlx_mlir.transforms import activation, adjoint, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan
+from rlx_mlir.transforms import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan
 
-FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization)
+FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention)
