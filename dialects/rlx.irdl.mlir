@@ -704,6 +704,29 @@ irdl.dialect @rlx {
       "scale_grad_by_freq" = %scale_grad_by_freq
     }
   }
+  irdl.operation @gather {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @scatter_add {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index, src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
   irdl.operation @linear_scan {
     %coefficients = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"

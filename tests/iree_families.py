@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from oracle import assert_exact, assert_matches, assert_same_non_finite
 from numeric import test_activation_ops as act
 from numeric import test_elementwise_ops as elem
+from numeric import test_gather_scatter_ops as gather_scatter
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
@@ -290,6 +291,17 @@ INDEXING = [
     _pick(_INDEXING_F32, backward=True, shape=(2, 3), dynamic=False),
     _pick(_INDEXING_F32, backward=True, padding_idx=0, scale=True, dynamic=True),
     _pick(_INDEXING_F32, backward=True, padding_idx=1, scale=True, out_of_range=True),
+]
+# gather and scatter_add: along a middle dim (index smaller than the input and src), a
+# dynamic batch, out-of-range indices.
+_GATHER_SCATTER_F32 = [c for c in gather_scatter.CASES if c.dtype == "f32"]
+INDEXING += [
+    _pick(_GATHER_SCATTER_F32, op="gather", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="gather", dim=0, dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="gather", out_of_range=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", out_of_range=True),
 ]
 
 

@@ -36,3 +36,26 @@ func.func @embedding_scalar_index(%w: tensor<10x4xf32>, %t: tensor<i64>) -> tens
   %y = rlx.embedding %w, %t : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// gather and scatter_add along a middle dim, the index smaller than the input (and src).
+// CHECK-LABEL: func.func @gather_scatter_add
+// CHECK:       rlx.gather %{{.*}}, %{{.*}} dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>) -> tensor<2x4x2xf32>
+// CHECK:       rlx.scatter_add %{{.*}}, %{{.*}}, %{{.*}} dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+// GENERIC-LABEL: sym_name = "gather_scatter_add"
+// GENERIC:     "rlx.gather"(%{{.*}}, %{{.*}}) <{dim = 1 : i64}>
+// GENERIC:     "rlx.scatter_add"(%{{.*}}, %{{.*}}, %{{.*}}) <{dim = 1 : i64}>
+func.func @gather_scatter_add(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> (tensor<2x4x2xf32>, tensor<2x5x3xf32>) {
+  %y = rlx.gather %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>) -> tensor<2x4x2xf32>
+  %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %y, %z : tensor<2x4x2xf32>, tensor<2x5x3xf32>
+}
+
+// A dynamic batch.
+// CHECK-LABEL: func.func @gather_scatter_add_dynamic
+// CHECK:       rlx.gather %{{.*}}, %{{.*}} dim 0 : (tensor<?x4xf64>, tensor<?x4xi64>) -> tensor<?x4xf64>
+// CHECK:       rlx.scatter_add %{{.*}}, %{{.*}}, %{{.*}} dim 1 : (tensor<?x4xf64>, tensor<?x4xi64>, tensor<?x4xf64>) -> tensor<?x4xf64>
+func.func @gather_scatter_add_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x4xi64>) -> (tensor<?x4xf64>, tensor<?x4xf64>) {
+  %y = rlx.gather %x, %t dim 0 : (tensor<?x4xf64>, tensor<?x4xi64>) -> tensor<?x4xf64>
+  %z = rlx.scatter_add %x, %t, %x dim 1 : (tensor<?x4xf64>, tensor<?x4xi64>, tensor<?x4xf64>) -> tensor<?x4xf64>
+  return %y, %z : tensor<?x4xf64>, tensor<?x4xf64>
+}

@@ -1,4 +1,4 @@
-"""Indexing: the embedding lookup and its gradient (ATen's semantics).
+"""Indexing: the embedding lookup and its gradient, gather and scatter_add (ATen's semantics).
 
     rlx.embedding           embedding(weight, indices, padding_idx, scale_grad_by_freq)
                             y[*i, d] = weight[indices[*i], d]
@@ -18,6 +18,19 @@ Out-of-range indices: PyTorch raises `IndexError` for an index outside [0, V), w
 compiled code cannot raise. Here nothing is read or written out of bounds: the forward
 reads a row of zeros for such an index, and the backward drops its contribution (it
 matches no row, and counts for no row's frequency).
+
+    rlx.gather              gather(input, dim, index)
+                            y[p] = input[p with p[dim] := index[p]]          (y has index's shape)
+    rlx.scatter_add         scatter_add(input, dim, index, src)
+                            y = input;  y[p with p[dim] := index[p]] += src[p]  for every p of index
+
+Along `dim`, input, index and src have one rank (>= 1, ATen's 0-d form is left out); the
+index may be smaller than the input in every other dim and than src in every dim, and only
+its extent counts (ATen's rule). Out of range, which PyTorch rejects (a negative index too:
+gather and scatter_add do not wrap), means outside [0, input.size(dim)): gather reads 0
+there and scatter_add drops the contribution. Repeated indices of scatter_add accumulate in
+a fixed order (ascending position along `dim`), so its result never depends on thread
+timing.
 """
 
 from __future__ import annotations
@@ -31,23 +44,29 @@ from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
 from rlx_mlir.dialects.properties import FLOAT_TENSOR, IndexElementType, bool_property, int_property
-from rlx_mlir.dialects.tensors import format_shape, shape_of
+from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of
 
 NO_PADDING = -1
 """ATen's `padding_idx` when no row is the padding row."""
 
 
 @dataclass(frozen=True)
-class RowIndexElementType(IndexElementType):
-    """`i64`, the element type of the indices, named as what they are (rows of the table)."""
+class NamedIndexElementType(IndexElementType):
+    """`i64`, the element type of an op's indices, named as what they are (rows of a table,
+    positions along a dim)."""
+
+    what: str = "indices"
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
         if attr != self.attr:
-            raise VerifyException(f"expected row indices of element type {self.attr}, got {attr}")
+            raise VerifyException(f"expected {self.what} of element type {self.attr}, got {attr}")
 
 
-ROW_INDICES = TensorType.constr(RowIndexElementType(i64))
+ROW_INDICES = TensorType.constr(NamedIndexElementType(i64, "row indices"))
 """A ranked tensor of `i64` rows of an embedding table."""
+
+POSITIONS = TensorType.constr(NamedIndexElementType(i64, "positions"))
+"""A ranked tensor of `i64` positions along one dim of another tensor (gather's index)."""
 
 
 class _EmbeddingOp(RlxOpBase):
@@ -152,5 +171,94 @@ class EmbeddingBackwardOp(_EmbeddingOp):
         self.expect_gathered_shape("grad_output", dim)
 
 
-FORWARD_OPS = (EmbeddingOp,)
+class _AlongDimOp(RlxOpBase):
+    """What gather and the scatters share: an `input`, i64 `index` of its rank, and `dim`.
+
+    Every value's leading dim (the batch) may be dynamic; a size known only at run time is
+    not compared here.
+    """
+
+    def batched_values(self) -> set[str]:
+        return {name for name, _ in self.named_values()}
+
+    def check_dim(self) -> int:
+        """The input's rank, with `dim` checked to be one of its dims."""
+        rank = len(shape_of(self.input))
+        if rank < 1:
+            raise VerifyException(f"expected the input to have rank at least 1, got {self.input.type}")
+        if not 0 <= self.dim < rank:
+            raise VerifyException(f"expected dim to be a dim of the input (0 <= dim < {rank}), got {self.dim}")
+        return rank
+
+    def expect_within(self, name: str, skip_dim: bool) -> None:
+        """The index has `name`'s rank and is no larger in any dim (but `dim` when `skip_dim`)."""
+        value, index = getattr(self, name), shape_of(self.index)
+        bound = shape_of(value)
+        if len(index) != len(bound):
+            raise VerifyException(f"expected the index to have the {name}'s rank {len(bound)}, got {self.index.type}")
+        for axis, (size, limit) in enumerate(zip(index, bound)):
+            if skip_dim and axis == self.dim or is_dynamic(size) or is_dynamic(limit):
+                continue
+            if size > limit:
+                raise VerifyException(
+                    f"expected the index to be no larger than the {name} in dim {axis}, got {size} > {limit}"
+                )
+
+    def expect_shape(self, name: str, like: str) -> None:
+        got, want = getattr(self, name), shape_of(getattr(self, like))
+        if tuple(shape_of(got)) != tuple(want):
+            element = got.type.element_type
+            raise VerifyException(f"expected the {name} to be tensor<{format_shape(want)}x{element}> (the {like}'s shape), got {got.type}")
+
+
+DIM = "`dim` $dim"
+
+
+@rlx_op_definition
+class GatherOp(_AlongDimOp):
+    """`y[p] = input[p with p[dim] := index[p]]` [gather]; an index outside [0, input.size(dim)) reads 0."""
+
+    name = "rlx.gather"
+
+    input = operand_def(FLOAT_TENSOR)
+    index = operand_def(POSITIONS)
+    dim = int_property()
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input `,` $index {DIM} {SIGNATURE}"
+
+    def verify_shapes(self) -> None:
+        self.check_dim()
+        self.expect_within("input", skip_dim=True)
+        self.expect_shape("result", "index")
+
+
+@rlx_op_definition
+class ScatterAddOp(_AlongDimOp):
+    """`y = input; y[p with p[dim] := index[p]] += src[p]` for every p of index [scatter_add].
+
+    Repeated indices accumulate, each y element's terms added in ascending order of their
+    position along `dim`; an index outside [0, input.size(dim)) contributes nothing.
+    """
+
+    name = "rlx.scatter_add"
+
+    input = operand_def(FLOAT_TENSOR)
+    index = operand_def(POSITIONS)
+    src = operand_def(FLOAT_TENSOR)
+    dim = int_property()
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input `,` $index `,` $src {DIM} {SIGNATURE}"
+
+    def verify_shapes(self) -> None:
+        self.check_dim()
+        self.expect_within("input", skip_dim=True)
+        self.expect_within("src", skip_dim=False)
+        self.expect_shape("result", "input")
+
+
+FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp)
 BACKWARD_OPS = (EmbeddingBackwardOp,)

@@ -105,7 +105,7 @@ from rlx_mlir.dialects.elementwise import (
     SumOp,
     TanhOp,
 )
-from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp
+from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp, GatherOp, ScatterAddOp
 from rlx_mlir.dialects.layout import ConcatOp, ExpandOp, PermuteOp, ReshapeOp, SliceBackwardOp, SliceOp, SplitOp
 from rlx_mlir.dialects.loss import (
     LogSoftmaxBackwardOp,
@@ -303,6 +303,8 @@ __all__ = [
     "ExpOp",
     "EmbeddingBackwardOp",
     "EmbeddingOp",
+    "GatherOp",
+    "ScatterAddOp",
     "ExpandOp",
     "GeluBackwardOp",
     "GeluOp",

@@ -1,0 +1,65 @@
+"""The VJPs of `rlx.gather` and `rlx.scatter_add` at the first, second and third order, against PyTorch.
+
+gather's adjoint is scatter_add into zeros and scatter_add's (in src) is gather, so the
+orders alternate between the two ops (gather -> scatter_add -> gather ...). The index is a
+constant of `@f` (integers get no cotangent), with repeated positions, smaller than the
+input outside `dim` and than src. Both ops are linear in their float operands with
+coefficients 1, so tests/oracle.py's `K (eps + eps64) A` applies (`vjp_harness.check`).
+
+Oracles: `torch.gather` and `torch.scatter_add` under `torch.autograd.grad`; PyTorch's
+double backward of each is the other, as ours.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from vjp_harness import check
+
+T = torch.tensor([[2, 0, 2], [1, 1, 3]])  # repeats within a row; position 4 of dim 1 never named
+T_MLIR = "dense<[[2, 0, 2], [1, 1, 3]]> : tensor<2x3xi64>"
+
+
+def gather_source(dim: int, x_shape) -> str:
+    x = f"tensor<{'x'.join(map(str, x_shape))}xf64>"
+    return f"""
+func.func @f(%x: {x}) -> tensor<2x3xf64> {{
+  %t = arith.constant {T_MLIR}
+  %y = rlx.gather %x, %t dim {dim} : ({x}, tensor<2x3xi64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}}
+"""
+
+
+def scatter_add_source(dim: int, x_shape, s_shape) -> str:
+    x = f"tensor<{'x'.join(map(str, x_shape))}xf64>"
+    s = f"tensor<{'x'.join(map(str, s_shape))}xf64>"
+    return f"""
+func.func @f(%x: {x}, %s: {s}) -> {x} {{
+  %t = arith.constant {T_MLIR}
+  %y = rlx.scatter_add %x, %t, %s dim {dim} : ({x}, tensor<2x3xi64>, {s}) -> {x}
+  return %y : {x}
+}}
+"""
+
+
+# (dim, input shape): along the rows (index smaller in dim 1) and along the columns.
+GATHER = [(0, (4, 5)), (1, (3, 5))]
+# (dim, input shape, src shape): src larger than the index in one dim or both.
+SCATTER_ADD = [(0, (4, 5), (2, 4)), (1, (3, 5), (3, 3)), (1, (2, 6), (2, 3))]
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+@pytest.mark.parametrize("dim, x_shape", GATHER, ids=["dim0", "dim1"])
+def test_gather_vjp_matches_pytorch(dim, x_shape, order):
+    check(gather_source(dim, x_shape), lambda x: torch.gather(x, dim, T), [x_shape], np.float64, order, label="gather")
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+@pytest.mark.parametrize("dim, x_shape, s_shape", SCATTER_ADD, ids=["dim0_src_larger", "dim1_src_rows", "dim1_same"])
+def test_scatter_add_vjp_matches_pytorch(dim, x_shape, s_shape, order):
+    covered = (slice(0, 2), slice(0, 3))
+    fn = lambda x, s: x.scatter_add(dim, T, s[covered])  # noqa: E731
+    check(scatter_add_source(dim, x_shape, s_shape), fn, [x_shape, s_shape], np.float64, order, label="scatter_add")

@@ -1,0 +1,130 @@
+"""gather and scatter_add, compiled through `rlx_mlir.compile` and run natively, against PyTorch.
+
+Oracles: `torch.gather` (a copy: compared bit for bit) and `torch.scatter_add` in float64
+(a sum of the input and src terms with coefficient 1, so `oracle.assert_matches` bounds it
+by the same sum over absolute values), along the first, a middle and the last dim, with an
+index smaller than the input (and than src), repeated indices, and a dynamic batch. The
+same scatter_add run twice gives the same bits (its sums run in a fixed order).
+
+Out-of-range indices (-1, the dim's size, a huge one), which PyTorch rejects, have the
+dialect's documented result: gather reads 0, scatter_add drops the term. Their oracle is
+PyTorch on what that definition says: gather at the index clamped to 0, masked to 0, and
+scatter_add of the in-range terms only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import torch
+
+from numeric.test_indexing_ops import DTYPES, Named, index_type
+from oracle import assert_exact, assert_matches, tensor_type
+
+
+@dataclass(frozen=True)
+class Case(Named):
+    """One gather or scatter_add of `input` at an `index` along `dim` (src: the index's shape unless given)."""
+
+    op: str
+    input: tuple[int, ...]
+    index: tuple[int, ...]
+    dim: int
+    src: tuple[int, ...] | None = None
+    dynamic: bool = False
+    out_of_range: bool = False
+    dtype: str = "f32"
+
+    def __str__(self) -> str:
+        shape = lambda s: "x".join(map(str, s))  # noqa: E731
+        src = f"_src{shape(self.src)}" if self.src else ""
+        return (
+            f"{self.op}_{shape(self.input)}_at{shape(self.index)}{src}_dim{self.dim}{'_dyn' if self.dynamic else ''}"
+            f"{'_out_of_range' if self.out_of_range else ''}_{self.dtype}"
+        )
+
+    def function(self) -> str:
+        x = tensor_type(self.input, self.np_dtype, self.dynamic)
+        t = index_type(self.index, self.dynamic)
+        if self.op == "gather":
+            y = tensor_type(self.index, self.np_dtype, self.dynamic)
+            return (
+                f"func.func @{self.symbol}(%x: {x}, %t: {t}) -> {y} {{\n"
+                f"  %y = rlx.gather %x, %t dim {self.dim} : ({x}, {t}) -> {y}\n"
+                f"  return %y : {y}\n}}\n"
+            )
+        s = tensor_type(self.src or self.index, self.np_dtype, self.dynamic)
+        return (
+            f"func.func @{self.symbol}(%x: {x}, %t: {t}, %s: {s}) -> {x} {{\n"
+            f"  %y = rlx.scatter_add %x, %t, %s dim {self.dim} : ({x}, {t}, {s}) -> {x}\n"
+            f"  return %y : {x}\n}}\n"
+        )
+
+    def shapes(self, batch: int) -> tuple[tuple[int, ...], ...]:
+        """input, index and src at leading size `batch` (a dynamic batch is every value's)."""
+        at = lambda s: (batch, *s[1:]) if self.dynamic else s  # noqa: E731
+        return at(self.input), at(self.index), at(self.src or self.index)
+
+    def indices(self, shape, size: int) -> np.ndarray:
+        """Positions in [0, size), repeating wherever the index outnumbers them; with
+        `out_of_range`, also -1, size and a huge one."""
+        t = np.random.default_rng(sum(shape)).integers(0, size, size=shape, dtype=np.int64)
+        if self.out_of_range:
+            t.reshape(-1)[1:4] = [-1, size, 1 << 40]
+        return t
+
+    def check(self, module) -> None:
+        for batch in ([self.input[0], self.input[0] + 2] if self.dynamic else [self.input[0]]):
+            x_shape, t_shape, s_shape = self.shapes(batch)
+            rng = np.random.default_rng(batch)
+            x = rng.standard_normal(x_shape).astype(self.np_dtype)
+            t = self.indices(t_shape, x_shape[self.dim])
+            inside = (t >= 0) & (t < x_shape[self.dim])
+            safe = torch.from_numpy(np.where(inside, t, 0))
+            if self.op == "gather":
+                got = module[self.symbol](x, t)
+                want = torch.gather(torch.from_numpy(x), self.dim, safe).where(torch.from_numpy(inside), 0.0)
+                assert_exact(got, want, dtype=self.np_dtype)
+                continue
+            s = rng.standard_normal(s_shape).astype(self.np_dtype)
+            got = module[self.symbol](x, t, s)
+            covered = tuple(slice(0, n) for n in t_shape)
+            mask = torch.from_numpy(inside)
+
+            def scatter_add(x64, s64):
+                return x64.scatter_add(self.dim, safe, s64[covered] * mask)
+
+            assert_matches(got, scatter_add, [x, s], label=str(self))
+            np.testing.assert_array_equal(module[self.symbol](x, t, s), got)
+
+
+CASES = [
+    Case(dtype=dtype, **config)
+    for dtype in DTYPES
+    for config in [
+        dict(op="gather", input=(4, 5), index=(3, 5), dim=0),
+        dict(op="gather", input=(2, 5, 3), index=(2, 4, 2), dim=1),
+        dict(op="gather", input=(3, 6), index=(2, 9), dim=1),
+        dict(op="gather", input=(3, 5), index=(3, 5), dim=1, dynamic=True),
+        dict(op="gather", input=(3, 5), index=(3, 4), dim=0, dynamic=True),
+        dict(op="gather", input=(4, 5), index=(4, 5), dim=1, out_of_range=True),
+        dict(op="scatter_add", input=(4, 5), index=(9, 5), dim=0),
+        dict(op="scatter_add", input=(2, 5, 3), index=(2, 7, 2), src=(2, 7, 3), dim=1),
+        dict(op="scatter_add", input=(3, 4), index=(2, 9), src=(3, 9), dim=1),
+        dict(op="scatter_add", input=(3, 4), index=(3, 6), dim=1, dynamic=True),
+        dict(op="scatter_add", input=(4, 5), index=(6, 5), dim=0, out_of_range=True),
+    ]
+]
+
+
+@pytest.fixture(scope="module")
+def module(compile_rlx):
+    """Every case's function in one module, compiled once."""
+    return compile_rlx("\n".join(case.function() for case in CASES))
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_gather_scatter_add_match_pytorch(case, module):
+    case.check(module)
