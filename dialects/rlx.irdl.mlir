@@ -727,6 +727,17 @@ irdl.dialect @rlx {
       "dim" = %dim
     }
   }
+  irdl.operation @index_select {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
   irdl.operation @linear_scan {
     %coefficients = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"

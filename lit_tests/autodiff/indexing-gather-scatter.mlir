@@ -1,7 +1,7 @@
-// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same" | FileCheck %s
+// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select" | FileCheck %s
 // RUN: not rlx-opt %s --autodiff="func=pick_dynamic" 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // REQUIRES: mlir-opt
-// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
+// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
 
 // gather: x_bar = scatter_add(0, t, y_bar), the same dim; the index gets no cotangent.
 // CHECK-LABEL: func.func @pick_vjp
@@ -33,6 +33,19 @@ func.func @spread(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>, %s: tensor<3x6xf32>)
 func.func @spread_same(%x: tensor<?x5xf32>, %t: tensor<?x5xi64>, %s: tensor<?x5xf32>) -> tensor<?x5xf32> {
   %y = rlx.scatter_add %x, %t, %s dim 1 : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x5xf32>) -> tensor<?x5xf32>
   return %y : tensor<?x5xf32>
+}
+
+// index_select: x_bar = scatter_add(0, T, y_bar), T the index laid along dim 1 and expanded
+// to y's shape (index_add as a scatter_add).
+// CHECK-LABEL: func.func @select_vjp
+// CHECK-NEXT:    %[[ALONG:.*]] = rlx.reshape %t : (tensor<4xi64>) -> tensor<1x4x1xi64>
+// CHECK-NEXT:    %[[T:.*]] = rlx.expand %[[ALONG]] : (tensor<1x4x1xi64>) -> tensor<2x4x3xi64>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x5x3xf32>
+// CHECK-NEXT:    %[[X:.*]] = rlx.scatter_add %[[ZERO]], %[[T]], %y_bar dim 1 : (tensor<2x5x3xf32>, tensor<2x4x3xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+// CHECK-NEXT:    func.return %[[X]]
+func.func @select(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>) -> tensor<2x4x3xf32> {
+  %y = rlx.index_select %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+  return %y : tensor<2x4x3xf32>
 }
 
 // gather's adjoint scatters into zeros of the input's shape, which a dynamic batch does

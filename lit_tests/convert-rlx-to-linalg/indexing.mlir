@@ -67,9 +67,9 @@ func.func @gather_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>) -> tensor
 
 // gather along a dynamic dim: the bound is the input's size, read once outside the body.
 // CHECK-LABEL: func.func @gather_dynamic
-// CHECK-DAG:   %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4xf64>
-// CHECK-DAG:   %[[B:.*]] = tensor.dim %t, %{{.*}} : tensor<?x4xi64>
+// CHECK:       %[[B:.*]] = tensor.dim %t, %{{.*}} : tensor<?x4xi64>
 // CHECK:       %[[E:.*]] = tensor.empty(%[[B]]) : tensor<?x4xf64>
+// CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4xf64>
 // CHECK:       linalg.generic
 // CHECK-SAME:    ins(%t : tensor<?x4xi64>) outs(%[[E]] : tensor<?x4xf64>)
 // CHECK:         arith.cmpi ult, %{{.*}}, %[[N]] : index
@@ -142,4 +142,36 @@ func.func @scatter_add_rows(%x: tensor<4x5xf32>, %t: tensor<9x5xi64>, %s: tensor
 func.func @scatter_add_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x6xi64>, %s: tensor<?x6xf64>) -> tensor<?x4xf64> {
   %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<?x4xf64>, tensor<?x6xi64>, tensor<?x6xf64>) -> tensor<?x4xf64>
   return %z : tensor<?x4xf64>
+}
+
+// -----
+
+// index_select along a middle dim: y[a, b, c] = 0 <= t < 5 ? x[a, t, c] : 0,   t = index[b].
+// gather's body, with the 1-D index read at the selected dim alone.
+// CHECK-LABEL: func.func @index_select_middle
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%t : tensor<4xi64>)
+// CHECK:         %[[P:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult, %[[P]], %{{.*}} : index
+// CHECK:         %[[SAFE:.*]] = arith.select %[[INSIDE]], %[[P]], %{{.*}} : index
+// CHECK:         tensor.extract %x[%{{.*}}, %[[SAFE]], %{{.*}}] : tensor<2x5x3xf32>
+// CHECK-NOT:   rlx.
+func.func @index_select_middle(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>) -> tensor<2x4x3xf32> {
+  %y = rlx.index_select %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+  return %y : tensor<2x4x3xf32>
+}
+
+// -----
+
+// A dynamic number of rows selected: the result's rows are the index's length.
+// CHECK-LABEL: func.func @index_select_rows
+// CHECK:       %[[N:.*]] = tensor.dim %t, %{{.*}} : tensor<?xi64>
+// CHECK:       %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%t : tensor<?xi64>) outs(%[[E]] : tensor<?x3xf32>)
+func.func @index_select_rows(%x: tensor<?x3xf32>, %t: tensor<?xi64>) -> tensor<?x3xf32> {
+  %y = rlx.index_select %x, %t dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
 }

@@ -161,3 +161,30 @@ func.func @scatter_add_element_types(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>, %
   %y = rlx.scatter_add %x, %t, %s dim 0 : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x5xf64>) -> tensor<4x5xf32>
   return
 }
+
+// -----
+
+// index_select's index is 1-D.
+func.func @index_select_index_rank(%x: tensor<4x5xf32>, %t: tensor<2x2xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index_select' op expected the index to have rank 1, got tensor<2x2xi64>
+  %y = rlx.index_select %x, %t dim 0 : (tensor<4x5xf32>, tensor<2x2xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// index_select's result is the input's shape with the index's length in dim.
+func.func @index_select_result_shape(%x: tensor<4x5xf32>, %t: tensor<3xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index_select' op expected the result to be tensor<4x3xf32> (the input's shape with the index's length in dim 1 of 2), got tensor<3x5xf32>
+  %y = rlx.index_select %x, %t dim 1 : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+// index_select's dim is a dim of the input.
+func.func @index_select_dim_range(%x: tensor<4x5xf32>, %t: tensor<3xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index_select' op expected dim to be a dim of the input (0 <= dim < 2), got -1
+  %y = rlx.index_select %x, %t dim -1 : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+  return
+}

@@ -59,3 +59,15 @@ func.func @gather_scatter_add_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x4xi64>) 
   %z = rlx.scatter_add %x, %t, %x dim 1 : (tensor<?x4xf64>, tensor<?x4xi64>, tensor<?x4xf64>) -> tensor<?x4xf64>
   return %y, %z : tensor<?x4xf64>, tensor<?x4xf64>
 }
+
+// index_select along a middle dim and, with a dynamic length, along the rows.
+// CHECK-LABEL: func.func @index_select
+// CHECK:       rlx.index_select %{{.*}}, %{{.*}} dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+// CHECK:       rlx.index_select %{{.*}}, %{{.*}} dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+// GENERIC-LABEL: sym_name = "index_select"
+// GENERIC:     "rlx.index_select"(%{{.*}}, %{{.*}}) <{dim = 1 : i64}>
+func.func @index_select(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>, %r: tensor<?x3xf32>, %u: tensor<?xi64>) -> (tensor<2x4x3xf32>, tensor<?x3xf32>) {
+  %y = rlx.index_select %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+  %z = rlx.index_select %r, %u dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %y, %z : tensor<2x4x3xf32>, tensor<?x3xf32>
+}

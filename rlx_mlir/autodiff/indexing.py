@@ -2,6 +2,7 @@
 
     y = gather(x, t):          x_bar = scatter_add(0, t, y_bar)
     y = scatter_add(x, t, s):  x_bar = y_bar,  s_bar = gather(y_bar, t) (zeros beyond the index's extent)
+    y = index_select(x, t):    x_bar = scatter_add(0, T, y_bar),  T = t along dim, expanded to y's shape
 
 gather and scatter_add (in src) are each other's adjoint: <gather(x, t), g> sums
 x[p|t[p]] g[p] over p, and so does <x, scatter_add(0, t, g)>; an out-of-range index is 0 in
@@ -86,3 +87,17 @@ def scatter_add(b, op, y_bar):
             grown = TensorType(y_bar.type.element_type, [*op.src.type.get_shape()[: axis + 1], *index_shape[axis + 1:]])
             s_bar = b.build(rlx.SliceBackwardOp, [s_bar], grown, dim=axis, start=0, end=size)
     return y_bar, None, s_bar
+
+
+@vjp_rule(rlx.IndexSelectOp)
+def index_select(b, op, y_bar):
+    """y = index_select(x, t) is gather(x, T) for T, t laid along dim and expanded to y's shape
+    (`rlx.reshape`, `rlx.expand` of the i64 index): x_bar = scatter_add(0, T, y_bar)."""
+    shape = op.result.type.get_shape()
+    along = TensorType(op.index.type.element_type, [size if axis == op.dim else 1 for axis, size in enumerate(shape)])
+    spread = op.index
+    if along.get_shape() != tuple(op.index.type.get_shape()):
+        spread = b.build(rlx.ReshapeOp, [spread], along)
+    if tuple(shape) != along.get_shape():
+        spread = b.build(rlx.ExpandOp, [spread], TensorType(op.index.type.element_type, shape))
+    return b.like(op, rlx.ScatterAddOp, [b.zeros(op.input.type), spread, y_bar], op.input), None

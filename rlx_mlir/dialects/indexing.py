@@ -23,12 +23,14 @@ matches no row, and counts for no row's frequency).
                             y[p] = input[p with p[dim] := index[p]]          (y has index's shape)
     rlx.scatter_add         scatter_add(input, dim, index, src)
                             y = input;  y[p with p[dim] := index[p]] += src[p]  for every p of index
+    rlx.index_select        index_select(input, dim, index)
+                            y[p] = input[p with p[dim] := index[p[dim]]]     (index 1-D, y's dim its length)
 
 Along `dim`, input, index and src have one rank (>= 1, ATen's 0-d form is left out); the
 index may be smaller than the input in every other dim and than src in every dim, and only
-its extent counts (ATen's rule). Out of range, which PyTorch rejects (a negative index too:
-gather and scatter_add do not wrap), means outside [0, input.size(dim)): gather reads 0
-there and scatter_add drops the contribution. Repeated indices of scatter_add accumulate in
+its extent counts (ATen's rule); index_select's index is 1-D. Out of range, which PyTorch
+rejects (a negative index too: these ops do not wrap), means outside [0, input.size(dim)):
+gather and index_select read 0 there and scatter_add drops the contribution. Repeated indices of scatter_add accumulate in
 a fixed order (ascending position along `dim`), so its result never depends on thread
 timing.
 """
@@ -260,5 +262,34 @@ class ScatterAddOp(_AlongDimOp):
         self.expect_shape("result", "input")
 
 
-FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp)
+@rlx_op_definition
+class IndexSelectOp(_AlongDimOp):
+    """`y[p] = input[p with p[dim] := index[p[dim]]]` [index_select]: the input's slices along
+    `dim` at a 1-D index, in its order; an index outside [0, input.size(dim)) reads 0."""
+
+    name = "rlx.index_select"
+
+    input = operand_def(FLOAT_TENSOR)
+    index = operand_def(POSITIONS)
+    dim = int_property()
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input `,` $index {DIM} {SIGNATURE}"
+
+    def verify_shapes(self) -> None:
+        rank = self.check_dim()
+        index = shape_of(self.index)
+        if len(index) != 1:
+            raise VerifyException(f"expected the index to have rank 1, got {self.index.type}")
+        expected = tuple(index[0] if axis == self.dim else size for axis, size in enumerate(shape_of(self.input)))
+        if tuple(shape_of(self.result)) != expected:
+            element = self.result.type.element_type
+            raise VerifyException(
+                f"expected the result to be tensor<{format_shape(expected)}x{element}> "
+                f"(the input's shape with the index's length in dim {self.dim} of {rank}), got {self.result.type}"
+            )
+
+
+FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp, IndexSelectOp)
 BACKWARD_OPS = (EmbeddingBackwardOp,)

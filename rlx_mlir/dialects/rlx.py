@@ -105,7 +105,7 @@ from rlx_mlir.dialects.elementwise import (
     SumOp,
     TanhOp,
 )
-from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp, GatherOp, ScatterAddOp
+from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp, GatherOp, IndexSelectOp, ScatterAddOp
 from rlx_mlir.dialects.layout import ConcatOp, ExpandOp, PermuteOp, ReshapeOp, SliceBackwardOp, SliceOp, SplitOp
 from rlx_mlir.dialects.loss import (
     LogSoftmaxBackwardOp,
@@ -304,6 +304,7 @@ __all__ = [
     "EmbeddingBackwardOp",
     "EmbeddingOp",
     "GatherOp",
+    "IndexSelectOp",
     "ScatterAddOp",
     "ExpandOp",
     "GeluBackwardOp",

@@ -299,6 +299,7 @@ COMPOSITE = {
     "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
     "gather": "test_vjp_gather_scatter.py::test_gather_vjp_matches_pytorch (orders 2 and 3)",
     "scatter_add": "test_vjp_gather_scatter.py::test_scatter_add_vjp_matches_pytorch (orders 2 and 3)",
+    "index_select": "test_vjp_gather_scatter.py::test_index_select_vjp_matches_pytorch (orders 2 and 3)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 

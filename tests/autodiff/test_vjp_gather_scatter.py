@@ -63,3 +63,28 @@ def test_scatter_add_vjp_matches_pytorch(dim, x_shape, s_shape, order):
     covered = (slice(0, 2), slice(0, 3))
     fn = lambda x, s: x.scatter_add(dim, T, s[covered])  # noqa: E731
     check(scatter_add_source(dim, x_shape, s_shape), fn, [x_shape, s_shape], np.float64, order, label="scatter_add")
+
+
+SELECT = torch.tensor([3, 0, 3, 1])  # a repeated slice; slice 2 (and 4, in dim 0) never selected
+SELECT_MLIR = "dense<[3, 0, 3, 1]> : tensor<4xi64>"
+
+
+def index_select_source(dim: int, x_shape) -> str:
+    y_shape = [4 if axis == dim else size for axis, size in enumerate(x_shape)]
+    x = f"tensor<{'x'.join(map(str, x_shape))}xf64>"
+    y = f"tensor<{'x'.join(map(str, y_shape))}xf64>"
+    return f"""
+func.func @f(%x: {x}) -> {y} {{
+  %t = arith.constant {SELECT_MLIR}
+  %y = rlx.index_select %x, %t dim {dim} : ({x}, tensor<4xi64>) -> {y}
+  return %y : {y}
+}}
+"""
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+@pytest.mark.parametrize("dim, x_shape", [(0, (5, 2)), (1, (2, 4, 3)), (0, (4,))], ids=["dim0", "dim1_of_3", "vector"])
+def test_index_select_vjp_matches_pytorch(dim, x_shape, order):
+    """index_select's adjoint is index_add (our scatter_add of the index expanded along dim)."""
+    fn = lambda x: torch.index_select(x, dim, SELECT)  # noqa: E731
+    check(index_select_source(dim, x_shape), fn, [x_shape], np.float64, order, label="index_select")

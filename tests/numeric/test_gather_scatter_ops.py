@@ -1,15 +1,17 @@
-"""gather and scatter_add, compiled through `rlx_mlir.compile` and run natively, against PyTorch.
+"""gather, index_select and scatter_add, compiled through `rlx_mlir.compile` and run
+natively, against PyTorch.
 
-Oracles: `torch.gather` (a copy: compared bit for bit) and `torch.scatter_add` in float64
-(a sum of the input and src terms with coefficient 1, so `oracle.assert_matches` bounds it
-by the same sum over absolute values), along the first, a middle and the last dim, with an
-index smaller than the input (and than src), repeated indices, and a dynamic batch. The
-same scatter_add run twice gives the same bits (its sums run in a fixed order).
+Oracles: `torch.gather` and `torch.index_select` (copies: compared bit for bit) and
+`torch.scatter_add` in float64 (a sum of the input and src terms with coefficient 1, so
+`oracle.assert_matches` bounds it by the same sum over absolute values), along the first,
+a middle and the last dim, with an index smaller than the input (and than src), repeated
+indices, and a dynamic batch. The same scatter_add run twice gives the same bits (its sums
+run in a fixed order).
 
 Out-of-range indices (-1, the dim's size, a huge one), which PyTorch rejects, have the
-dialect's documented result: gather reads 0, scatter_add drops the term. Their oracle is
-PyTorch on what that definition says: gather at the index clamped to 0, masked to 0, and
-scatter_add of the in-range terms only.
+dialect's documented result: gather and index_select read 0, scatter_add drops the term.
+Their oracle is PyTorch on what that definition says: the read at the index clamped to 0,
+masked to 0, and scatter_add of the in-range terms only.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from oracle import assert_exact, assert_matches, tensor_type
 
 @dataclass(frozen=True)
 class Case(Named):
-    """One gather or scatter_add of `input` at an `index` along `dim` (src: the index's shape unless given)."""
+    """One gather, index_select or scatter_add of `input` at an `index` along `dim` (src: the index's shape unless given)."""
 
     op: str
     input: tuple[int, ...]
@@ -48,11 +50,11 @@ class Case(Named):
     def function(self) -> str:
         x = tensor_type(self.input, self.np_dtype, self.dynamic)
         t = index_type(self.index, self.dynamic)
-        if self.op == "gather":
-            y = tensor_type(self.index, self.np_dtype, self.dynamic)
+        if self.op in ("gather", "index_select"):
+            y = tensor_type(self.selected_shape(), self.np_dtype, self.dynamic)
             return (
                 f"func.func @{self.symbol}(%x: {x}, %t: {t}) -> {y} {{\n"
-                f"  %y = rlx.gather %x, %t dim {self.dim} : ({x}, {t}) -> {y}\n"
+                f"  %y = rlx.{self.op} %x, %t dim {self.dim} : ({x}, {t}) -> {y}\n"
                 f"  return %y : {y}\n}}\n"
             )
         s = tensor_type(self.src or self.index, self.np_dtype, self.dynamic)
@@ -61,6 +63,12 @@ class Case(Named):
             f"  %y = rlx.scatter_add %x, %t, %s dim {self.dim} : ({x}, {t}, {s}) -> {x}\n"
             f"  return %y : {x}\n}}\n"
         )
+
+    def selected_shape(self) -> tuple[int, ...]:
+        """gather's result: the index's shape; index_select's: the input's, the index's length in dim."""
+        if self.op == "gather":
+            return self.index
+        return tuple(self.index[0] if axis == self.dim else size for axis, size in enumerate(self.input))
 
     def shapes(self, batch: int) -> tuple[tuple[int, ...], ...]:
         """input, index and src at leading size `batch` (a dynamic batch is every value's)."""
@@ -88,6 +96,12 @@ class Case(Named):
                 want = torch.gather(torch.from_numpy(x), self.dim, safe).where(torch.from_numpy(inside), 0.0)
                 assert_exact(got, want, dtype=self.np_dtype)
                 continue
+            if self.op == "index_select":
+                got = module[self.symbol](x, t)
+                along = [len(t) if axis == self.dim else 1 for axis in range(x.ndim)]
+                want = torch.index_select(torch.from_numpy(x), self.dim, safe)
+                assert_exact(got, want.where(torch.from_numpy(inside).reshape(along), 0.0), dtype=self.np_dtype)
+                continue
             s = rng.standard_normal(s_shape).astype(self.np_dtype)
             got = module[self.symbol](x, t, s)
             covered = tuple(slice(0, n) for n in t_shape)
@@ -110,6 +124,12 @@ CASES = [
         dict(op="gather", input=(3, 5), index=(3, 5), dim=1, dynamic=True),
         dict(op="gather", input=(3, 5), index=(3, 4), dim=0, dynamic=True),
         dict(op="gather", input=(4, 5), index=(4, 5), dim=1, out_of_range=True),
+        dict(op="index_select", input=(4, 3), index=(6,), dim=0),
+        dict(op="index_select", input=(2, 5, 3), index=(4,), dim=1),
+        dict(op="index_select", input=(2, 3, 5), index=(7,), dim=2),
+        dict(op="index_select", input=(6,), index=(3,), dim=0),
+        dict(op="index_select", input=(4, 3), index=(4,), dim=0, dynamic=True),
+        dict(op="index_select", input=(3, 5), index=(5,), dim=1, out_of_range=True),
         dict(op="scatter_add", input=(4, 5), index=(9, 5), dim=0),
         dict(op="scatter_add", input=(2, 5, 3), index=(2, 7, 2), src=(2, 7, 3), dim=1),
         dict(op="scatter_add", input=(3, 4), index=(2, 9), src=(3, 9), dim=1),
@@ -126,5 +146,5 @@ def module(compile_rlx):
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_gather_scatter_add_match_pytorch(case, module):
+def test_gather_index_select_scatter_add_match_pytorch(case, module):
     case.check(module)

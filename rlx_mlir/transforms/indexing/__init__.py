@@ -1,4 +1,4 @@
-"""The indexing family as linalg: the embedding lookup and its gradient, gather and scatter_add."""
+"""The indexing family as linalg: the embedding lookup and its gradient, gather, index_select and scatter_add."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from rlx_mlir.transforms.indexing.backward import EmbeddingBackwardToLinalg
 from rlx_mlir.transforms.indexing.forward import EmbeddingToLinalg
-from rlx_mlir.transforms.indexing.gather import GatherToLinalg, ScatterAddToLinalg
+from rlx_mlir.transforms.indexing.gather import GatherToLinalg, IndexSelectToLinalg, ScatterAddToLinalg
 from rlx_mlir.transforms.options import LoweringOptions
 
 
 def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
-    """The embedding lookup (`forward`), gather and scatter_add (`gather`)."""
-    patterns += [EmbeddingToLinalg(), GatherToLinalg(), ScatterAddToLinalg()]
+    """The embedding lookup (`forward`), gather, index_select and scatter_add (`gather`)."""
+    patterns += [EmbeddingToLinalg(), GatherToLinalg(), IndexSelectToLinalg(), ScatterAddToLinalg()]
 
 
 def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
