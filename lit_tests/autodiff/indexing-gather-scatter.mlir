@@ -1,7 +1,7 @@
-// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select" | FileCheck %s
+// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select,put,put_value" | FileCheck %s
 // RUN: not rlx-opt %s --autodiff="func=pick_dynamic" 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // REQUIRES: mlir-opt
-// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
+// RUN: rlx-opt %s --autodiff="func=pick,spread,spread_same,select,put,put_value" --decompose-backward --convert-rlx-to-linalg | mlir-opt > /dev/null
 
 // gather: x_bar = scatter_add(0, t, y_bar), the same dim; the index gets no cotangent.
 // CHECK-LABEL: func.func @pick_vjp
@@ -46,6 +46,27 @@ func.func @spread_same(%x: tensor<?x5xf32>, %t: tensor<?x5xi64>, %s: tensor<?x5x
 func.func @select(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>) -> tensor<2x4x3xf32> {
   %y = rlx.index_select %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
   return %y : tensor<2x4x3xf32>
+}
+
+// scatter: x_bar = y_bar with the written positions zeroed (scatter_value 0), s_bar =
+// gather(y_bar, t) grown to src's shape, as PyTorch's.
+// CHECK-LABEL: func.func @put_vjp
+// CHECK-NEXT:    %[[X:.*]] = rlx.scatter_value %y_bar, %t dim 1 value 0.000000e+00 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>) -> tensor<2x5x3xf32>
+// CHECK-NEXT:    %[[G:.*]] = rlx.gather %y_bar, %t dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    %[[S:.*]] = rlx.slice_backward %[[G]] dim 2 start 0 end 2 : (tensor<2x4x2xf32>) -> tensor<2x4x3xf32>
+// CHECK-NEXT:    func.return %[[X]], %[[S]]
+func.func @put(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
+  %y = rlx.scatter %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}
+
+// scatter_value: x_bar = y_bar with the written positions zeroed.
+// CHECK-LABEL: func.func @put_value_vjp
+// CHECK-NEXT:    %[[X:.*]] = rlx.scatter_value %y_bar, %t dim 0 value 0.000000e+00 : (tensor<4x5xf32>, tensor<6x5xi64>) -> tensor<4x5xf32>
+// CHECK-NEXT:    func.return %[[X]]
+func.func @put_value(%x: tensor<4x5xf32>, %t: tensor<6x5xi64>) -> tensor<4x5xf32> {
+  %y = rlx.scatter_value %x, %t dim 0 value 1.5 : (tensor<4x5xf32>, tensor<6x5xi64>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
 }
 
 // gather's adjoint scatters into zeros of the input's shape, which a dynamic batch does

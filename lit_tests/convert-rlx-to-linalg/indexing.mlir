@@ -175,3 +175,50 @@ func.func @index_select_rows(%x: tensor<?x3xf32>, %t: tensor<?xi64>) -> tensor<?
   %y = rlx.index_select %x, %t dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
   return %y : tensor<?x3xf32>
 }
+
+// -----
+
+// scatter along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3]: the last
+// write wins, found as an unsigned max (the same in any reduction order):
+//   last[a, q, c] = max_m (index[a, m, c] == q ? m + 1 : 0)
+//   y[a, q, c] = last != 0 ? src[a, last - 1, c] : x[a, q, c]          for c < 2
+// CHECK-LABEL: func.func @scatter_middle
+// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x5x2xf32>
+// CHECK:       %[[NONE:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<2x5x2xi64>)
+// CHECK:       %[[LAST:.*]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%t : tensor<2x4x2xi64>) outs(%[[NONE]] : tensor<2x5x2xi64>)
+// CHECK:         %[[Q:.*]] = linalg.index 1 : index
+// CHECK:         %[[MATCH:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[M:.*]] = linalg.index 3 : index
+// CHECK:         arith.maxui
+// CHECK:       %[[Y:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[LAST]], %[[R]] : tensor<2x5x2xi64>, tensor<2x5x2xf32>)
+// CHECK:         %[[WRITTEN:.*]] = arith.cmpi ne
+// CHECK:         tensor.extract %s
+// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x2xf32> into tensor<2x5x3xf32>
+// CHECK-NOT:   rlx.
+func.func @scatter_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
+  %y = rlx.scatter %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}
+
+// -----
+
+// scatter_value writes the constant where some position writes; no src is read.
+// CHECK-LABEL: func.func @scatter_value_rows
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       %[[LAST:.*]] = linalg.generic
+// CHECK-SAME:    ins(%t : tensor<6x5xi64>)
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%[[LAST]], %x : tensor<4x5xi64>, tensor<4x5xf32>)
+// CHECK:         %[[C:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:         arith.select %{{.*}}, %[[C]], %{{.*}} : f32
+// CHECK-NOT:   tensor.extract
+// CHECK-NOT:   rlx.
+func.func @scatter_value_rows(%x: tensor<4x5xf32>, %t: tensor<6x5xi64>) -> tensor<4x5xf32> {
+  %y = rlx.scatter_value %x, %t dim 0 value 1.5 : (tensor<4x5xf32>, tensor<6x5xi64>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}

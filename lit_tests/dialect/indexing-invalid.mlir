@@ -188,3 +188,30 @@ func.func @index_select_dim_range(%x: tensor<4x5xf32>, %t: tensor<3xi64>) {
   %y = rlx.index_select %x, %t dim -1 : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+// scatter's src has the input's rank.
+func.func @scatter_src_rank(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>, %s: tensor<15xf32>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.scatter' op expected the index to have the src's rank 1, got tensor<3x5xi64>
+  %y = rlx.scatter %x, %t, %s dim 0 : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<15xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// scatter_value's value is required (ATen's scatter.value has no default).
+func.func @scatter_value_missing(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.scatter_value' op expected the property 'value' (an f64 float)
+  %y = "rlx.scatter_value"(%x, %t) <{dim = 0 : i64}> : (tensor<4x5xf32>, tensor<3x5xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Outside `dim`, scatter_value's index is no larger than the input.
+func.func @scatter_value_index_larger(%x: tensor<4x5xf32>, %t: tensor<3x6xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.scatter_value' op expected the index to be no larger than the input in dim 1, got 6 > 5
+  %y = rlx.scatter_value %x, %t dim 0 value 0.0 : (tensor<4x5xf32>, tensor<3x6xi64>) -> tensor<4x5xf32>
+  return
+}

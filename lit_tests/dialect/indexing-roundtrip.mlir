@@ -71,3 +71,16 @@ func.func @index_select(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>, %r: tensor<?x3
   %z = rlx.index_select %r, %u dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
   return %y, %z : tensor<2x4x3xf32>, tensor<?x3xf32>
 }
+
+// scatter (src) and scatter_value (a float property, always printed).
+// CHECK-LABEL: func.func @scatter_forms
+// CHECK:       rlx.scatter %{{.*}}, %{{.*}}, %{{.*}} dim 0 : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x6xf32>) -> tensor<4x5xf32>
+// CHECK:       rlx.scatter_value %{{.*}}, %{{.*}} dim 1 value 1.500000e+00 : (tensor<4x5xf32>, tensor<3x5xi64>) -> tensor<4x5xf32>
+// GENERIC-LABEL: sym_name = "scatter_forms"
+// GENERIC:     "rlx.scatter"(%{{.*}}, %{{.*}}, %{{.*}}) <{dim = 0 : i64}>
+// GENERIC:     "rlx.scatter_value"(%{{.*}}, %{{.*}}) <{dim = 1 : i64, value = 1.500000e+00 : f64}>
+func.func @scatter_forms(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>, %s: tensor<3x6xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>) {
+  %y = rlx.scatter %x, %t, %s dim 0 : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x6xf32>) -> tensor<4x5xf32>
+  %z = rlx.scatter_value %x, %t dim 1 value 1.5 : (tensor<4x5xf32>, tensor<3x5xi64>) -> tensor<4x5xf32>
+  return %y, %z : tensor<4x5xf32>, tensor<4x5xf32>
+}

@@ -2,6 +2,8 @@
 
     y = gather(x, t):          x_bar = scatter_add(0, t, y_bar)
     y = scatter_add(x, t, s):  x_bar = y_bar,  s_bar = gather(y_bar, t) (zeros beyond the index's extent)
+    y = scatter(x, t, s):      x_bar = scatter_value(y_bar, t, 0),  s_bar = gather(y_bar, t) (as scatter_add's)
+    y = scatter_value(x, t):   x_bar = scatter_value(y_bar, t, 0)
     y = index_select(x, t):    x_bar = scatter_add(0, T, y_bar),  T = t along dim, expanded to y's shape
 
 gather and scatter_add (in src) are each other's adjoint: <gather(x, t), g> sums
@@ -77,16 +79,35 @@ def gather(b, op, y_bar):
     return b.like(op, rlx.ScatterAddOp, [b.zeros(op.input.type), op.index, y_bar], op.input), None
 
 
-@vjp_rule(rlx.ScatterAddOp)
-def scatter_add(b, op, y_bar):
-    """y = x + scatter(t, s): x_bar = y_bar, s_bar = gather(y_bar, t), padded with zeros to src's shape."""
+def _src_bar(b, op, y_bar):
+    """gather(y_bar, t), padded with zeros (`slice_backward`) to src's shape where src is larger than the index."""
     index_shape = op.index.type.get_shape()
     s_bar = b.like(op, rlx.GatherOp, [y_bar, op.index], TensorType(y_bar.type.element_type, index_shape))
     for axis, (size, full) in enumerate(zip(index_shape, op.src.type.get_shape())):
         if size != full:
             grown = TensorType(y_bar.type.element_type, [*op.src.type.get_shape()[: axis + 1], *index_shape[axis + 1:]])
             s_bar = b.build(rlx.SliceBackwardOp, [s_bar], grown, dim=axis, start=0, end=size)
-    return y_bar, None, s_bar
+    return s_bar
+
+
+@vjp_rule(rlx.ScatterAddOp)
+def scatter_add(b, op, y_bar):
+    """y = x + scatter(t, s): x_bar = y_bar, s_bar = gather(y_bar, t), padded with zeros to src's shape."""
+    return y_bar, None, _src_bar(b, op, y_bar)
+
+
+@vjp_rule(rlx.ScatterOp)
+def scatter(b, op, y_bar):
+    """y = x with the written positions replaced by s: x_bar = y_bar with them zeroed
+    (scatter_value 0), s_bar = gather(y_bar, t) as PyTorch's (exact for an index without
+    repeats; with repeats only the winner reached y, yet every repeat gets its cotangent)."""
+    return b.like(op, rlx.ScatterValueOp, [y_bar, op.index], op.input, value=0.0), None, _src_bar(b, op, y_bar)
+
+
+@vjp_rule(rlx.ScatterValueOp)
+def scatter_value(b, op, y_bar):
+    """y = x with the written positions set to a constant: x_bar = y_bar with them zeroed."""
+    return b.like(op, rlx.ScatterValueOp, [y_bar, op.index], op.input, value=0.0), None
 
 
 @vjp_rule(rlx.IndexSelectOp)

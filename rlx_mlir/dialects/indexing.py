@@ -23,6 +23,9 @@ matches no row, and counts for no row's frequency).
                             y[p] = input[p with p[dim] := index[p]]          (y has index's shape)
     rlx.scatter_add         scatter_add(input, dim, index, src)
                             y = input;  y[p with p[dim] := index[p]] += src[p]  for every p of index
+    rlx.scatter             scatter(input, dim, index, src)          (scatter.src)
+    rlx.scatter_value       scatter(input, dim, index, value)        (scatter.value)
+                            y = input;  y[p with p[dim] := index[p]] = src[p] (or value)  for every p of index
     rlx.index_select        index_select(input, dim, index)
                             y[p] = input[p with p[dim] := index[p[dim]]]     (index 1-D, y's dim its length)
 
@@ -32,7 +35,8 @@ its extent counts (ATen's rule); index_select's index is 1-D. Out of range, whic
 rejects (a negative index too: these ops do not wrap), means outside [0, input.size(dim)):
 gather and index_select read 0 there and scatter_add drops the contribution. Repeated indices of scatter_add accumulate in
 a fixed order (ascending position along `dim`), so its result never depends on thread
-timing.
+timing. Where scatter writes one position from several (PyTorch leaves which one wins
+unspecified), the last along `dim` wins: the src element of the largest index position.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from xdsl.irdl import VerificationContext, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import SIGNATURE, RlxOpBase, rlx_op_definition
-from rlx_mlir.dialects.properties import FLOAT_TENSOR, IndexElementType, bool_property, int_property
+from rlx_mlir.dialects.properties import FLOAT_TENSOR, IndexElementType, bool_property, float_property, int_property
 from rlx_mlir.dialects.tensors import format_shape, is_dynamic, shape_of
 
 NO_PADDING = -1
@@ -174,7 +178,8 @@ class EmbeddingBackwardOp(_EmbeddingOp):
 
 
 class _AlongDimOp(RlxOpBase):
-    """What gather and the scatters share: an `input`, i64 `index` of its rank, and `dim`.
+    """What gather, index_select and the scatters share: an `input`, an i64 `index` (of the
+    input's rank but for index_select's) and `dim`.
 
     Every value's leading dim (the batch) may be dynamic; a size known only at run time is
     not compared here.
@@ -236,15 +241,8 @@ class GatherOp(_AlongDimOp):
         self.expect_shape("result", "index")
 
 
-@rlx_op_definition
-class ScatterAddOp(_AlongDimOp):
-    """`y = input; y[p with p[dim] := index[p]] += src[p]` for every p of index [scatter_add].
-
-    Repeated indices accumulate, each y element's terms added in ascending order of their
-    position along `dim`; an index outside [0, input.size(dim)) contributes nothing.
-    """
-
-    name = "rlx.scatter_add"
+class _ScatterSrcOp(_AlongDimOp):
+    """scatter_add and scatter: src's elements go to the input at the index, src at least the index's size."""
 
     input = operand_def(FLOAT_TENSOR)
     index = operand_def(POSITIONS)
@@ -259,6 +257,52 @@ class ScatterAddOp(_AlongDimOp):
         self.check_dim()
         self.expect_within("input", skip_dim=True)
         self.expect_within("src", skip_dim=False)
+        self.expect_shape("result", "input")
+
+
+@rlx_op_definition
+class ScatterAddOp(_ScatterSrcOp):
+    """`y = input; y[p with p[dim] := index[p]] += src[p]` for every p of index [scatter_add].
+
+    Repeated indices accumulate, each y element's terms added in ascending order of their
+    position along `dim`; an index outside [0, input.size(dim)) contributes nothing.
+    """
+
+    name = "rlx.scatter_add"
+
+
+
+@rlx_op_definition
+class ScatterOp(_ScatterSrcOp):
+    """`y = input; y[p with p[dim] := index[p]] = src[p]` for every p of index [scatter.src].
+
+    Of several p writing one position, the last along `dim` wins (PyTorch leaves it
+    unspecified); an index outside [0, input.size(dim)) writes nothing.
+    """
+
+    name = "rlx.scatter"
+
+
+
+@rlx_op_definition
+class ScatterValueOp(_AlongDimOp):
+    """`y = input; y[p with p[dim] := index[p]] = value` for every p of index [scatter.value];
+    an index outside [0, input.size(dim)) writes nothing."""
+
+    name = "rlx.scatter_value"
+
+    input = operand_def(FLOAT_TENSOR)
+    index = operand_def(POSITIONS)
+    dim = int_property()
+    value = float_property()
+
+    result = result_def(FLOAT_TENSOR)
+
+    assembly_format = f"$input `,` $index {DIM} `value` $value {SIGNATURE}"
+
+    def verify_shapes(self) -> None:
+        self.check_dim()
+        self.expect_within("input", skip_dim=True)
         self.expect_shape("result", "input")
 
 
@@ -291,5 +335,5 @@ class IndexSelectOp(_AlongDimOp):
             )
 
 
-FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp, IndexSelectOp)
+FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp, IndexSelectOp, ScatterOp, ScatterValueOp)
 BACKWARD_OPS = (EmbeddingBackwardOp,)

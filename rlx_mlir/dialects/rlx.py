@@ -105,7 +105,15 @@ from rlx_mlir.dialects.elementwise import (
     SumOp,
     TanhOp,
 )
-from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp, GatherOp, IndexSelectOp, ScatterAddOp
+from rlx_mlir.dialects.indexing import (
+    EmbeddingBackwardOp,
+    EmbeddingOp,
+    GatherOp,
+    IndexSelectOp,
+    ScatterAddOp,
+    ScatterOp,
+    ScatterValueOp,
+)
 from rlx_mlir.dialects.layout import ConcatOp, ExpandOp, PermuteOp, ReshapeOp, SliceBackwardOp, SliceOp, SplitOp
 from rlx_mlir.dialects.loss import (
     LogSoftmaxBackwardOp,
@@ -306,6 +314,8 @@ __all__ = [
     "GatherOp",
     "IndexSelectOp",
     "ScatterAddOp",
+    "ScatterOp",
+    "ScatterValueOp",
     "ExpandOp",
     "GeluBackwardOp",
     "GeluOp",

@@ -88,3 +88,42 @@ def test_index_select_vjp_matches_pytorch(dim, x_shape, order):
     """index_select's adjoint is index_add (our scatter_add of the index expanded along dim)."""
     fn = lambda x: torch.index_select(x, dim, SELECT)  # noqa: E731
     check(index_select_source(dim, x_shape), fn, [x_shape], np.float64, order, label="index_select")
+
+
+DISTINCT = torch.tensor([[2, 0, 1], [1, 3, 0]])  # no repeat along either dim: PyTorch's scatter is defined
+DISTINCT_MLIR = "dense<[[2, 0, 1], [1, 3, 0]]> : tensor<2x3xi64>"
+
+
+def scatter_source(dim: int, x_shape, s_shape) -> str:
+    x = f"tensor<{'x'.join(map(str, x_shape))}xf64>"
+    if s_shape is None:
+        return f"""
+func.func @f(%x: {x}) -> {x} {{
+  %t = arith.constant {DISTINCT_MLIR}
+  %y = rlx.scatter_value %x, %t dim {dim} value 1.5 : ({x}, tensor<2x3xi64>) -> {x}
+  return %y : {x}
+}}
+"""
+    s = f"tensor<{'x'.join(map(str, s_shape))}xf64>"
+    return f"""
+func.func @f(%x: {x}, %s: {s}) -> {x} {{
+  %t = arith.constant {DISTINCT_MLIR}
+  %y = rlx.scatter %x, %t, %s dim {dim} : ({x}, tensor<2x3xi64>, {s}) -> {x}
+  return %y : {x}
+}}
+"""
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+@pytest.mark.parametrize("dim, x_shape, s_shape", SCATTER_ADD, ids=["dim0_src_larger", "dim1_src_rows", "dim1_same"])
+def test_scatter_vjp_matches_pytorch(dim, x_shape, s_shape, order):
+    """x_bar: y_bar with the written positions zeroed; s_bar: gather(y_bar), as PyTorch's."""
+    covered = (slice(0, 2), slice(0, 3))
+    fn = lambda x, s: x.scatter(dim, DISTINCT, s[covered])  # noqa: E731
+    check(scatter_source(dim, x_shape, s_shape), fn, [x_shape, s_shape], np.float64, order, label="scatter")
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("dim, x_shape", GATHER, ids=["dim0", "dim1"])
+def test_scatter_value_vjp_matches_pytorch(dim, x_shape, order):
+    check(scatter_source(dim, x_shape, None), lambda x: x.scatter(dim, DISTINCT, 1.5), [x_shape], np.float64, order, label="scatter_value")

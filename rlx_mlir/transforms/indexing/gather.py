@@ -25,7 +25,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
-from rlx_mlir.transforms.indexing.positions import Size, leading_part, position_of, size_of
+from rlx_mlir.transforms.indexing.positions import Size, along_index, covered_part, leading_part, position_of, size_of
 
 
 def read_along(source: SSAValue, dim: int, size: Size):
@@ -96,16 +96,14 @@ class ScatterAddToLinalg(RewritePattern):
         b = TensorBuilder(rewriter, op)
         rank, dim = len(shape_of(op.index)), op.dim
         element = element_type_of(op.input)
-        index_sizes = [size_of(b, op.index, axis) for axis in range(rank)]
-        region = [size_of(b, op.input, dim) if axis == dim else size for axis, size in enumerate(index_sizes)]
-        covered = leading_part(b, op.input, region)
+        index_sizes, covered = covered_part(b, op)
         src = leading_part(b, op.src, index_sizes)
 
         def accumulate(r: RegionBuilder, t: SSAValue, s: SSAValue, acc: SSAValue) -> SSAValue:
             match = r.cmpi("eq", t, r.index_cast(r.loop_index(dim), i64))
             return r.accumulate(acc, r.select(match, s, r.constant(0.0, element)))
 
-        at_m = dims_map(rank + 1, lambda d: tuple(d[rank] if axis == dim else d[axis] for axis in range(rank)))
+        at_m = along_index(rank, dim)
         sums = b.generic(
             ins=[op.index, src], init=covered if covered is op.input else b.fill(b.empty(shape_of(covered), element, like=covered), 0.0),
             maps=[at_m, at_m, dims_map(rank + 1, lambda d: d[:rank])],
