@@ -704,6 +704,65 @@ irdl.dialect @rlx {
       "scale_grad_by_freq" = %scale_grad_by_freq
     }
   }
+  irdl.operation @gather {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @scatter_add {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index, src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @index_select {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @scatter {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index, src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "dim" = %dim
+    }
+  }
+  irdl.operation @scatter_value {
+    %input = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, index: %index)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dim = irdl.base "#builtin.integer"
+    %value = irdl.base "#builtin.float"
+    irdl.attributes {
+      "dim" = %dim,
+      "value" = %value
+    }
+  }
   irdl.operation @linear_scan {
     %coefficients = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"

@@ -30,6 +30,7 @@ from numeric import test_activation_ops as act
 from numeric import test_comparison_ops as comparison
 from numeric import test_attention_ops as attention
 from numeric import test_elementwise_ops as elem
+from numeric import test_gather_scatter_ops as gather_scatter
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
@@ -294,6 +295,25 @@ INDEXING = [
     _pick(_INDEXING_F32, backward=True, shape=(2, 3), dynamic=False),
     _pick(_INDEXING_F32, backward=True, padding_idx=0, scale=True, dynamic=True),
     _pick(_INDEXING_F32, backward=True, padding_idx=1, scale=True, out_of_range=True),
+]
+# gather, index_select, scatter_add and scatter: along a middle dim (index smaller than the input and src), a
+# dynamic batch, repeated and out-of-range indices.
+_GATHER_SCATTER_F32 = [c for c in gather_scatter.CASES if c.dtype == "f32"]
+INDEXING += [
+    _pick(_GATHER_SCATTER_F32, op="gather", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="gather", dim=0, dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="gather", out_of_range=True),
+    _pick(_GATHER_SCATTER_F32, op="index_select", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="index_select", dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="index_select", out_of_range=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="scatter", dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter", repeats=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_value", dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_value", out_of_range=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", dim=1, input=(2, 5, 3)),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", dynamic=True),
+    _pick(_GATHER_SCATTER_F32, op="scatter_add", out_of_range=True),
 ]
 
 

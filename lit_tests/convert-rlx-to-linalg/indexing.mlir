@@ -36,3 +36,189 @@ func.func @embedding_dynamic(%w: tensor<10x4xf64>, %t: tensor<?xi64>) -> tensor<
   %y = rlx.embedding %w, %t : (tensor<10x4xf64>, tensor<?xi64>) -> tensor<?x4xf64>
   return %y : tensor<?x4xf64>
 }
+
+// -----
+
+// gather along a middle dim: y[a, b, c] = 0 <= t < 5 ? x[a, t, c] : 0,   t = index[a, b, c].
+// One all-parallel generic over the index; the input is read by tensor.extract at the
+// position clamped into [0, 5) in dim 1, and an out-of-range (or negative) index yields 0.
+// CHECK-LABEL: func.func @gather_middle
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%t : tensor<2x4x2xi64>)
+// CHECK:       ^bb0(%[[T:.*]]: i64, %{{.*}}: f32):
+// CHECK:         %[[P:.*]] = arith.index_cast %[[T]] : i64 to index
+// CHECK:         %[[S:.*]] = arith.constant 5 : index
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult, %[[P]], %[[S]] : index
+// CHECK:         %[[SAFE:.*]] = arith.select %[[INSIDE]], %[[P]], %{{.*}} : index
+// CHECK:         %[[A:.*]] = linalg.index 0 : index
+// CHECK:         %[[C:.*]] = linalg.index 2 : index
+// CHECK:         %[[X:.*]] = tensor.extract %x[%[[A]], %[[SAFE]], %[[C]]] : tensor<2x5x3xf32>
+// CHECK:         %[[Y:.*]] = arith.select %[[INSIDE]], %[[X]], %{{.*}} : f32
+// CHECK:         linalg.yield %[[Y]] : f32
+// CHECK-NOT:   rlx.
+func.func @gather_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>) -> tensor<2x4x2xf32> {
+  %y = rlx.gather %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>) -> tensor<2x4x2xf32>
+  return %y : tensor<2x4x2xf32>
+}
+
+// -----
+
+// gather along a dynamic dim: the bound is the input's size, read once outside the body.
+// CHECK-LABEL: func.func @gather_dynamic
+// CHECK:       %[[B:.*]] = tensor.dim %t, %{{.*}} : tensor<?x4xi64>
+// CHECK:       %[[E:.*]] = tensor.empty(%[[B]]) : tensor<?x4xf64>
+// CHECK:       %[[N:.*]] = tensor.dim %x, %{{.*}} : tensor<?x4xf64>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%t : tensor<?x4xi64>) outs(%[[E]] : tensor<?x4xf64>)
+// CHECK:         arith.cmpi ult, %{{.*}}, %[[N]] : index
+// CHECK:         tensor.extract %x
+func.func @gather_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x4xi64>) -> tensor<?x4xf64> {
+  %y = rlx.gather %x, %t dim 0 : (tensor<?x4xf64>, tensor<?x4xi64>) -> tensor<?x4xf64>
+  return %y : tensor<?x4xf64>
+}
+
+// -----
+
+// scatter_add along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3] and src [2, 4, 3]:
+//   y[a, q, c] = x[a, q, c] + sum_{m < 4} (index[a, m, c] == q) ? src[a, m, c] : 0   for c < 2
+// A gather-form reduction over the part of x the index covers (no scatter, no atomics: each
+// y element sums its terms in ascending m) into zeros, added to that part and inserted
+// back into x (a fresh tensor: IREE refuses to update a function argument in place).
+// CHECK-LABEL: func.func @scatter_add_middle
+// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x5x2xf32>
+// CHECK:       %[[S:.*]] = tensor.extract_slice %s[0, 0, 0] [2, 4, 2] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x4x2xf32>
+// CHECK:       %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x5x2xf32>)
+// CHECK:       %[[SUMS:.*]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%t, %[[S]] : tensor<2x4x2xi64>, tensor<2x4x2xf32>) outs(%[[ZERO]] : tensor<2x5x2xf32>)
+// CHECK:       ^bb0(%[[T:.*]]: i64, %[[V:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK:         %[[Q:.*]] = linalg.index 1 : index
+// CHECK:         %[[Q64:.*]] = arith.index_cast %[[Q]] : index to i64
+// CHECK:         %[[MATCH:.*]] = arith.cmpi eq, %[[T]], %[[Q64]] : i64
+// CHECK:         %[[TERM:.*]] = arith.select %[[MATCH]], %[[V]], %{{.*}} : f32
+// CHECK:         %[[SUM:.*]] = arith.addf %[[ACC]], %[[TERM]] fastmath<reassoc> : f32
+// CHECK:         linalg.yield %[[SUM]] : f32
+// CHECK:       %[[Y:.*]] = linalg.generic
+// CHECK-SAME:    ins(%[[R]], %[[SUMS]] : tensor<2x5x2xf32>, tensor<2x5x2xf32>)
+// CHECK:         arith.addf
+// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x2xf32> into tensor<2x5x3xf32>
+// CHECK-NOT:   rlx.
+func.func @scatter_add_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
+  %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %z : tensor<2x5x3xf32>
+}
+
+// -----
+
+// An index covering the input outside `dim` (and src of its shape) needs no slice: the
+// reduction accumulates into x itself.
+// CHECK-LABEL: func.func @scatter_add_rows
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%t, %s : tensor<9x5xi64>, tensor<9x5xf32>) outs(%x : tensor<4x5xf32>)
+// CHECK-NOT:   tensor.insert_slice
+func.func @scatter_add_rows(%x: tensor<4x5xf32>, %t: tensor<9x5xi64>, %s: tensor<9x5xf32>) -> tensor<4x5xf32> {
+  %z = rlx.scatter_add %x, %t, %s dim 0 : (tensor<4x5xf32>, tensor<9x5xi64>, tensor<9x5xf32>) -> tensor<4x5xf32>
+  return %z : tensor<4x5xf32>
+}
+
+// -----
+
+// A dynamic batch: the covered part's batch is the index's, read once with tensor.dim.
+// CHECK-LABEL: func.func @scatter_add_dynamic
+// CHECK:       %[[B:.*]] = tensor.dim %t, %{{.*}} : tensor<?x6xi64>
+// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0] [%[[B]], 4] [1, 1] : tensor<?x4xf64> to tensor<?x4xf64>
+// CHECK:       %[[S:.*]] = tensor.extract_slice %s[0, 0] [%[[B]], 6] [1, 1] : tensor<?x6xf64> to tensor<?x6xf64>
+// CHECK:       %[[SUMS:.*]] = linalg.generic
+// CHECK-SAME:    ins(%t, %[[S]] : tensor<?x6xi64>, tensor<?x6xf64>) outs(%{{.*}} : tensor<?x4xf64>)
+// CHECK:       %[[Y:.*]] = linalg.generic
+// CHECK-SAME:    ins(%[[R]], %[[SUMS]] : tensor<?x4xf64>, tensor<?x4xf64>)
+// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf64> into tensor<?x4xf64>
+func.func @scatter_add_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x6xi64>, %s: tensor<?x6xf64>) -> tensor<?x4xf64> {
+  %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<?x4xf64>, tensor<?x6xi64>, tensor<?x6xf64>) -> tensor<?x4xf64>
+  return %z : tensor<?x4xf64>
+}
+
+// -----
+
+// index_select along a middle dim: y[a, b, c] = 0 <= t < 5 ? x[a, t, c] : 0,   t = index[b].
+// gather's body, with the 1-D index read at the selected dim alone.
+// CHECK-LABEL: func.func @index_select_middle
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%t : tensor<4xi64>)
+// CHECK:         %[[P:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult, %[[P]], %{{.*}} : index
+// CHECK:         %[[SAFE:.*]] = arith.select %[[INSIDE]], %[[P]], %{{.*}} : index
+// CHECK:         tensor.extract %x[%{{.*}}, %[[SAFE]], %{{.*}}] : tensor<2x5x3xf32>
+// CHECK-NOT:   rlx.
+func.func @index_select_middle(%x: tensor<2x5x3xf32>, %t: tensor<4xi64>) -> tensor<2x4x3xf32> {
+  %y = rlx.index_select %x, %t dim 1 : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+  return %y : tensor<2x4x3xf32>
+}
+
+// -----
+
+// A dynamic number of rows selected: the result's rows are the index's length.
+// CHECK-LABEL: func.func @index_select_rows
+// CHECK:       %[[N:.*]] = tensor.dim %t, %{{.*}} : tensor<?xi64>
+// CHECK:       %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%t : tensor<?xi64>) outs(%[[E]] : tensor<?x3xf32>)
+func.func @index_select_rows(%x: tensor<?x3xf32>, %t: tensor<?xi64>) -> tensor<?x3xf32> {
+  %y = rlx.index_select %x, %t dim 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}
+
+// -----
+
+// scatter along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3]: the last
+// write wins, found as an unsigned max (the same in any reduction order):
+//   last[a, q, c] = max_m (index[a, m, c] == q ? m + 1 : 0)
+//   y[a, q, c] = last != 0 ? src[a, last - 1, c] : x[a, q, c]          for c < 2
+// CHECK-LABEL: func.func @scatter_middle
+// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x5x2xf32>
+// CHECK:       %[[NONE:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<2x5x2xi64>)
+// CHECK:       %[[LAST:.*]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%t : tensor<2x4x2xi64>) outs(%[[NONE]] : tensor<2x5x2xi64>)
+// CHECK:         %[[Q:.*]] = linalg.index 1 : index
+// CHECK:         %[[MATCH:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[M:.*]] = linalg.index 3 : index
+// CHECK:         arith.maxui
+// CHECK:       %[[Y:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[LAST]], %[[R]] : tensor<2x5x2xi64>, tensor<2x5x2xf32>)
+// CHECK:         %[[WRITTEN:.*]] = arith.cmpi ne
+// CHECK:         tensor.extract %s
+// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x2xf32> into tensor<2x5x3xf32>
+// CHECK-NOT:   rlx.
+func.func @scatter_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
+  %y = rlx.scatter %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}
+
+// -----
+
+// scatter_value writes the constant where some position writes; no src is read.
+// CHECK-LABEL: func.func @scatter_value_rows
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       %[[LAST:.*]] = linalg.generic
+// CHECK-SAME:    ins(%t : tensor<6x5xi64>)
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%[[LAST]], %x : tensor<4x5xi64>, tensor<4x5xf32>)
+// CHECK:         %[[C:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK:         arith.select %{{.*}}, %[[C]], %{{.*}} : f32
+// CHECK-NOT:   tensor.extract
+// CHECK-NOT:   rlx.
+func.func @scatter_value_rows(%x: tensor<4x5xf32>, %t: tensor<6x5xi64>) -> tensor<4x5xf32> {
+  %y = rlx.scatter_value %x, %t dim 0 value 1.5 : (tensor<4x5xf32>, tensor<6x5xi64>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}

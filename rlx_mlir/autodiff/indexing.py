@@ -1,4 +1,14 @@
-"""VJP rules of the embedding and its gradient.
+"""VJP rules of the embedding and its gradient, gather and scatter_add.
+
+    y = gather(x, t):          x_bar = scatter_add(0, t, y_bar)
+    y = scatter_add(x, t, s):  x_bar = y_bar,  s_bar = gather(y_bar, t) (zeros beyond the index's extent)
+    y = scatter(x, t, s):      x_bar = scatter_value(y_bar, t, 0),  s_bar = gather(y_bar, t) (as scatter_add's)
+    y = scatter_value(x, t):   x_bar = scatter_value(y_bar, t, 0)
+    y = index_select(x, t):    x_bar = scatter_add(0, T, y_bar),  T = t along dim, expanded to y's shape
+
+gather and scatter_add (in src) are each other's adjoint: <gather(x, t), g> sums
+x[p|t[p]] g[p] over p, and so does <x, scatter_add(0, t, g)>; an out-of-range index is 0 in
+one and dropped in the other, so it stays an exact adjoint there too.
 
     y = embedding(w, t):           w_bar = embedding_backward(y_bar, t)  (same padding_idx, scale_grad_by_freq)
     gw = embedding_backward(dy, t): dy_bar[*i] = q[t[*i]] * gw_bar[t[*i]] = embedding(q * gw_bar, t)[*i]
@@ -61,3 +71,54 @@ def embedding_backward(b, op, gw_bar):
     factor = _row_factor(b, op)
     scaled = gw_bar if factor is None else b.mul(gw_bar, factor)
     return b.build(rlx.EmbeddingOp, [scaled, op.indices], op.grad_output), None
+
+
+@vjp_rule(rlx.GatherOp)
+def gather(b, op, y_bar):
+    """y = gather(x, t): x_bar = scatter_add(0, t, y_bar) (a zero input needs its static shape)."""
+    return b.like(op, rlx.ScatterAddOp, [b.zeros(op.input.type), op.index, y_bar], op.input), None
+
+
+def _src_bar(b, op, y_bar):
+    """gather(y_bar, t), padded with zeros (`slice_backward`) to src's shape where src is larger than the index."""
+    index_shape = op.index.type.get_shape()
+    s_bar = b.like(op, rlx.GatherOp, [y_bar, op.index], TensorType(y_bar.type.element_type, index_shape))
+    for axis, (size, full) in enumerate(zip(index_shape, op.src.type.get_shape())):
+        if size != full:
+            grown = TensorType(y_bar.type.element_type, [*op.src.type.get_shape()[: axis + 1], *index_shape[axis + 1:]])
+            s_bar = b.build(rlx.SliceBackwardOp, [s_bar], grown, dim=axis, start=0, end=size)
+    return s_bar
+
+
+@vjp_rule(rlx.ScatterAddOp)
+def scatter_add(b, op, y_bar):
+    """y = x + scatter(t, s): x_bar = y_bar, s_bar = gather(y_bar, t), padded with zeros to src's shape."""
+    return y_bar, None, _src_bar(b, op, y_bar)
+
+
+@vjp_rule(rlx.ScatterOp)
+def scatter(b, op, y_bar):
+    """y = x with the written positions replaced by s: x_bar = y_bar with them zeroed
+    (scatter_value 0), s_bar = gather(y_bar, t) as PyTorch's (exact for an index without
+    repeats; with repeats only the winner reached y, yet every repeat gets its cotangent)."""
+    return b.like(op, rlx.ScatterValueOp, [y_bar, op.index], op.input, value=0.0), None, _src_bar(b, op, y_bar)
+
+
+@vjp_rule(rlx.ScatterValueOp)
+def scatter_value(b, op, y_bar):
+    """y = x with the written positions set to a constant: x_bar = y_bar with them zeroed."""
+    return b.like(op, rlx.ScatterValueOp, [y_bar, op.index], op.input, value=0.0), None
+
+
+@vjp_rule(rlx.IndexSelectOp)
+def index_select(b, op, y_bar):
+    """y = index_select(x, t) is gather(x, T) for T, t laid along dim and expanded to y's shape
+    (`rlx.reshape`, `rlx.expand` of the i64 index): x_bar = scatter_add(0, T, y_bar)."""
+    shape = op.result.type.get_shape()
+    along = TensorType(op.index.type.element_type, [size if axis == op.dim else 1 for axis, size in enumerate(shape)])
+    spread = op.index
+    if along.get_shape() != tuple(op.index.type.get_shape()):
+        spread = b.build(rlx.ReshapeOp, [spread], along)
+    if tuple(shape) != along.get_shape():
+        spread = b.build(rlx.ExpandOp, [spread], TensorType(op.index.type.element_type, shape))
+    return b.like(op, rlx.ScatterAddOp, [b.zeros(op.input.type), spread, y_bar], op.input), None

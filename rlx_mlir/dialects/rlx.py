@@ -120,7 +120,15 @@ from rlx_mlir.dialects.elementwise import (
     SumOp,
     TanhOp,
 )
-from rlx_mlir.dialects.indexing import EmbeddingBackwardOp, EmbeddingOp
+from rlx_mlir.dialects.indexing import (
+    EmbeddingBackwardOp,
+    EmbeddingOp,
+    GatherOp,
+    IndexSelectOp,
+    ScatterAddOp,
+    ScatterOp,
+    ScatterValueOp,
+)
 from rlx_mlir.dialects.layout import ConcatOp, ExpandOp, PermuteOp, ReshapeOp, SliceBackwardOp, SliceOp, SplitOp
 from rlx_mlir.dialects.loss import (
     LogSoftmaxBackwardOp,
@@ -327,6 +335,11 @@ __all__ = [
     "ExpOp",
     "EmbeddingBackwardOp",
     "EmbeddingOp",
+    "GatherOp",
+    "IndexSelectOp",
+    "ScatterAddOp",
+    "ScatterOp",
+    "ScatterValueOp",
     "ExpandOp",
     "FakeQuantizeOp",
     "FakeQuantizePerChannelBackwardOp",

@@ -294,7 +294,7 @@ class TensorBuilder(_Emitter):
         op = tensor.InsertSliceOp.get(
             source,
             dest,
-            static_sizes=list(sizes),
+            static_sizes=[DYNAMIC_INDEX if is_dynamic(size) else size for size in sizes],  # MLIR's `?` marker
             static_offsets=list(offsets),
             static_strides=list(strides or [1] * len(sizes)),
             sizes=self.dynamic_sizes(sizes, source),

@@ -304,6 +304,11 @@ COMPOSITE = {
     "fake_quantize_per_channel": "test_vjp_quantization.py::test_fake_quantize_per_channel_vjp_matches_pytorch[2]",
     "fake_quantize_per_channel_backward":
         "test_vjp_quantization.py::test_fake_quantize_per_channel_backward_vjp_matches_pytorch[2]",
+    "gather": "test_vjp_gather_scatter.py::test_gather_vjp_matches_pytorch (orders 2 and 3)",
+    "scatter_add": "test_vjp_gather_scatter.py::test_scatter_add_vjp_matches_pytorch (orders 2 and 3)",
+    "index_select": "test_vjp_gather_scatter.py::test_index_select_vjp_matches_pytorch (orders 2 and 3)",
+    "scatter": "test_vjp_gather_scatter.py::test_scatter_vjp_matches_pytorch (orders 2 and 3)",
+    "scatter_value": "test_vjp_gather_scatter.py::test_scatter_value_vjp_matches_pytorch (order 2)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 

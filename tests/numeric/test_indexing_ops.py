@@ -33,8 +33,20 @@ def index_type(shape, dynamic: bool) -> str:
     return f"tensor<{''.join(d + 'x' for d in dims)}i64>"
 
 
+class Named:
+    """A case's function symbol (its id, made an identifier) and NumPy dtype."""
+
+    @property
+    def symbol(self) -> str:
+        return re.sub(r"\W", "_", str(self))
+
+    @property
+    def np_dtype(self):
+        return DTYPES[self.dtype]
+
+
 @dataclass(frozen=True)
-class Case:
+class Case(Named):
     """One embedding (or gradient) of a [ROWS, DIM] table at `indices` of a fixed pattern."""
 
     backward: bool = False
@@ -52,14 +64,6 @@ class Case:
             f"{f'_pad{self.padding_idx}' if self.padding_idx >= 0 else ''}{'_freq' if self.scale else ''}"
             f"{'_out_of_range' if self.out_of_range else ''}_{self.dtype}"
         )
-
-    @property
-    def symbol(self) -> str:
-        return re.sub(r"\W", "_", str(self))
-
-    @property
-    def np_dtype(self):
-        return DTYPES[self.dtype]
 
     def properties(self) -> str:
         padding = f" padding_idx {self.padding_idx}" if self.padding_idx >= 0 else ""

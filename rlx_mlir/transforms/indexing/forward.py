@@ -9,20 +9,12 @@ rank only.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
-
-
-def row_of(r: RegionBuilder, index: SSAValue, rows: int) -> tuple[SSAValue, SSAValue]:
-    """(row, inside): `index` as an `index` clamped into [0, rows) (0 when outside), and
-    whether it was inside."""
-    row = r.index_cast(index, IndexType())
-    inside = r.in_range(row, r.index(rows))
-    return r.select(inside, row, r.index(0)), inside
+from rlx_mlir.transforms.indexing.positions import position_of
 
 
 class EmbeddingToLinalg(RewritePattern):
@@ -39,7 +31,7 @@ class EmbeddingToLinalg(RewritePattern):
         element = element_type_of(op.weight)
 
         def gather(r: RegionBuilder, t: SSAValue, _out: SSAValue) -> SSAValue:
-            row, inside = row_of(r, t, rows)
+            row, inside = position_of(r, t, rows)
             value = r.extract(op.weight, [row, r.loop_index(rank)])
             return r.select(inside, value, r.constant(0.0, element))
 
