@@ -118,8 +118,11 @@ from rlx_mlir.dialects.loss import (
 from rlx_mlir.dialects.matmul import MatmulOp
 from rlx_mlir.dialects.norm import (
     BatchNormBackwardOp,
+    BatchNormInferenceBackwardOp,
     BatchNormInferenceOp,
     BatchNormOp,
+    GroupNormBackwardOp,
+    GroupNormOp,
     LayerNormBackwardOp,
     LayerNormOp,
     RmsNormBackwardOp,
@@ -273,6 +276,7 @@ __all__ = [
     "AvgPool3dBackwardOp",
     "AvgPool3dOp",
     "BatchNormBackwardOp",
+    "BatchNormInferenceBackwardOp",
     "BatchNormInferenceOp",
     "BatchNormOp",
     "Col2im1dOp",
@@ -315,6 +319,8 @@ __all__ = [
     "Im2col1dOp",
     "Im2col3dOp",
     "Im2colOp",
+    "GroupNormBackwardOp",
+    "GroupNormOp",
     "LayerNormBackwardOp",
     "LayerNormOp",
     "LeakyReluBackwardOp",
