@@ -118,17 +118,15 @@ func.func @batch_norm_inference_backward(%dy: tensor<?x3x4xf32>, %x: tensor<?x3x
 
 // native_group_norm_backward: layer norm's gradient on x viewed as [N, G, C/G, *s]
 // (expand_shape), each (n, g) a row of m = 2 * 3 = 6 values; the weight [C] read as
-// [G, C/G] at (g, cg). dweight and dbias reduce n and the spatial axes, and collapse back
-// to [C].
+// [G, C/G] at (g, cg); both row sums, of g and of g * xhat, in one generic (IREE rejects
+// the lone sum of dy * w there). dweight and dbias reduce n and the spatial axes, and
+// collapse back to [C].
 // CHECK-LABEL: func.func @group_norm_backward
 // CHECK:       %[[DY:.*]] = tensor.expand_shape %dy {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64]] output_shape [2, 2, 2, 3] : tensor<2x4x3xf32> into tensor<2x2x2x3xf32>
 // CHECK:       %[[X:.*]] = tensor.expand_shape %x
 // CHECK:       %[[W:.*]] = tensor.expand_shape %w {{\[}}[0 : i64, 1 : i64]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
-// CHECK:       %[[SUM_G:.*]] = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:    ins(%[[DY]], %[[W]] :
-// CHECK:       %[[SUM_GX:.*]] = linalg.generic
+// CHECK:       %[[SUM_G:.*]], %[[SUM_GX:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction", "reduction"]
 // CHECK-SAME:    ins(%[[DY]], %[[X]], %mean, %rstd, %[[W]] :
 // CHECK:       %[[MG:.*]], %[[MGX:.*]] = linalg.generic

@@ -115,6 +115,7 @@ class BatchNormInferenceBackwardToLinalg(RewritePattern):
 def centered_row_gradient(
     b: TensorBuilder, loops: RowLoops, dy: SSAValue, x: SSAValue, mean: SSAValue, rstd: SSAValue,
     weight: SSAValue | None, stat_maps: tuple[AffineMap, AffineMap], weight_maps: tuple[AffineMap, AffineMap],
+    one_pass: bool = False,
 ) -> SSAValue:
     """dx = rstd * (g - mean_g - xhat * mean_gx) of layer and group norm, over `loops`' rows of x:
 
@@ -125,7 +126,10 @@ def centered_row_gradient(
     pair (in the reduction's loops, in x's own loops). Two single-sum generics, not one
     with two results: with both accumulators in one loop LLVM kept it scalar (measured;
     presumably it could not prove the two apart), alone each is vectorized with a partial
-    sum per lane (17.6 -> 7.8 ms at 25088x96).
+    sum per lane (17.6 -> 7.8 ms at 25088x96). `one_pass` sums both in one generic all
+    the same: IREE's llvm-cpu rejects a lone sum of dy * weight whose weight shares a row
+    axis with dy (group norm's [G, C/G]: "'vector.contract' op invalid accumulator/result
+    vector shape", measured), and accepts the two sums together.
     """
     element, m = element_type_of(x), loops.row_size(x)
     weights = [] if weight is None else [weight]
@@ -142,11 +146,18 @@ def centered_row_gradient(
         *w_, acc = w_and_acc
         return r.accumulate(acc, r.mul(gradient_of_y(r, dy_, *w_), normalized(r, x_, mean_, rstd_)))
 
+    def both_sums(r: RegionBuilder, dy_, x_, mean_, rstd_, *w_and_accs):
+        *w_, acc_g, acc_gx = w_and_accs
+        g = gradient_of_y(r, dy_, *w_)
+        return r.accumulate(acc_g, g), r.accumulate(acc_gx, r.mul(g, normalized(r, x_, mean_, rstd_)))
+
     weight_in_loops = [weight_maps[0]] * len(weights)
-    sum_g = loops.reduce_rows(b, x, [dy, *weights], [loops.x(), *weight_in_loops], 1, sum_of_g)
-    sum_gx = loops.reduce_rows(
-        b, x, [dy, x, mean, rstd, *weights], [loops.x(), loops.x(), stat, stat, *weight_in_loops], 1, sum_of_g_xhat,
-    )
+    centered_maps = [loops.x(), loops.x(), stat, stat, *weight_in_loops]
+    if one_pass:
+        sum_g, sum_gx = loops.reduce_rows(b, x, [dy, x, mean, rstd, *weights], centered_maps, 2, both_sums)
+    else:
+        sum_g = loops.reduce_rows(b, x, [dy, *weights], [loops.x(), *weight_in_loops], 1, sum_of_g)
+        sum_gx = loops.reduce_rows(b, x, [dy, x, mean, rstd, *weights], centered_maps, 1, sum_of_g_xhat)
     mean_g, mean_gx = per_element(
         b, [sum_g, sum_gx], 2,
         lambda r, g_, gx_, *_outs: (r.div(g_, r.constant(m, element)), r.div(gx_, r.constant(m, element))),

@@ -98,7 +98,7 @@ class GroupNormBackwardToLinalg(RewritePattern):
         _, row, _ = loops.over_x()
         dx = centered_row_gradient(
             b, loops, dy, x, op.mean, op.rstd, view.of_channels(op.weight),
-            (loops.row(), row), (view.channel(), view.channel()),
+            (loops.row(), row), (view.channel(), view.channel()), one_pass=op.weight is not None,
         )
         dweight, dbias = affine_gradients(
             b, dy, x, op.mean, op.rstd, row, view.channel(), view.grouped_shape[1:3],
