@@ -1,5 +1,5 @@
-"""VJP rules of the normalizations (batch, layer and RMS norm) and of their gradient ops,
-so that a normalized net can be differentiated to any order.
+"""VJP rules of the normalizations (batch, layer, RMS and group norm) and of their gradient
+ops, so that a normalized net can be differentiated to any order.
 
 The forward ops (`batch_norm`, `layer_norm`) return their saved statistics (mean and
 invstd/rstd) beside y. The first-order VJP of y is ATen's gradient op
@@ -12,7 +12,9 @@ carry them back to x too (mean and invstd are functions of x):
                                       x_bar += -invstd_bar * invstd^2 * xhat / n
 
 (n the count of values each statistic reduces; for batch norm per channel, for layer norm
-per row). The gradient ops' own rules treat every operand as independent (the chain rule
+per row, for group norm per (sample, group): group norm's rules are layer norm's on the
+view [N, G, C/G, prod(spatial)], `_Grouped`). Eval-mode batch norm's statistics are
+constants: its VJP is `batch_norm_inference_backward`, linear in the incoming cotangent. The gradient ops' own rules treat every operand as independent (the chain rule
 through the statistics is the forward rules' business), so each rule is exact for any
 operands. The updated running statistics of `batch_norm` are optimizer state, not
 differentiable results (as in ATen), and the running statistics get no cotangent.

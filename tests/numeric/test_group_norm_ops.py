@@ -19,18 +19,24 @@ A(dweight) = invstd sum |dy| (|x| + |running_mean|), A(dbias) = sum |dy|.
 from __future__ import annotations
 
 import math
-import subprocess
 from dataclasses import dataclass
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
-from numeric.test_norm_ops import DTYPES, Case, _channel, _float, _op, _t, _y_magnitude
+from numeric.test_norm_ops import (
+    Case,
+    _both,
+    _channel,
+    _float,
+    _t,
+    _y_magnitude,
+    assert_lowered_upstream_only_and_valid,
+    lowered_op_count,
+    run_case,
+)
 from oracle import assert_within_bound
-from rlx_mlir.api import lower_to_linalg
-from rlx_mlir.backend.toolchain import find_tool
 
 aten = torch.ops.aten
 
@@ -243,10 +249,6 @@ class BatchNormInferenceBackward(Case):
             assert_within_bound(g, want_, a, dtype=self.np_dtype, label=f"{self}:{name}")
 
 
-def _both(case_type, **fields):
-    return [case_type(dtype=d, **fields) for d in DTYPES]
-
-
 CASES = [
     # Group norm over 0 to 3 spatial axes, groups 1 (layer norm over C, *s) and C
     # (instance norm), with and without the affine weight and bias; a dynamic batch; a
@@ -289,16 +291,7 @@ def test_case_ids_are_unique():
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_group_norm_op_matches_pytorch(case, group_norm_module):
-    for seed, n in enumerate(case.batches()):
-        rng = np.random.default_rng(seed)
-        inputs = case.inputs(rng, n)
-        got = group_norm_module[case.symbol](*inputs)
-        got = got if isinstance(got, tuple) else (got,)
-        case.check(got, inputs)
-
-
-def _op_count(case) -> int:
-    return sum(1 for _ in lower_to_linalg(case.text().replace(case.symbol, "f")).walk())
+    run_case(case, group_norm_module)
 
 
 @pytest.mark.parametrize("small, large", [
@@ -306,7 +299,7 @@ def _op_count(case) -> int:
     (BatchNormInferenceBackward(shape=(2, 3, 4)), BatchNormInferenceBackward(shape=(64, 3, 256))),
 ], ids=["group_norm", "batch_norm_inference_backward"])
 def test_lowered_ir_does_not_grow_with_the_data(small, large):
-    assert _op_count(small) == _op_count(large)
+    assert lowered_op_count(small) == lowered_op_count(large)
 
 
 def test_lowered_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
@@ -317,10 +310,4 @@ def test_lowered_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
         BatchNormInferenceBackward(shape=(3, 2, 4), dynamic=True),
         BatchNormInferenceBackward(shape=(4, 3), weight=False),
     ]
-    module = lower_to_linalg("".join(case.text() for case in cases))
-    dialects = {op.name.split(".")[0] for op in module.walk()}
-    assert dialects <= {"builtin", "func", "linalg", "tensor", "arith", "math"}, dialects
-    path = tmp_path / "group_norm.mlir"
-    path.write_text(str(module))
-    check = subprocess.run([str(find_tool("mlir-opt").path), str(path)], capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
+    assert_lowered_upstream_only_and_valid(cases, tmp_path / "group_norm.mlir")

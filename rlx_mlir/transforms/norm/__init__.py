@@ -28,7 +28,7 @@ def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -
 
 
 def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
-    """Their gradients (`backward`)."""
+    """Their gradients (`backward`; group norm's in `group`)."""
     patterns += [
         BatchNormBackwardToLinalg(), BatchNormInferenceBackwardToLinalg(), LayerNormBackwardToLinalg(),
         RmsNormBackwardToLinalg(), GroupNormBackwardToLinalg(),
