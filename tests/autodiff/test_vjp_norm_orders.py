@@ -89,6 +89,25 @@ def _torch_gn(groups):
     return lambda x, w=None, b=None: F.group_norm(x, groups, w, b, eps=1e-5)
 
 
+def _bn_eval_source(shape):
+    t = "x".join(map(str, shape)) + "xf64"
+    v = f"{shape[1]}xf64"
+    return f"""
+func.func @f(%x: tensor<{t}>, %w: tensor<{v}>, %b: tensor<{v}>) -> tensor<{t}> {{
+  %rm = arith.constant dense<[0.5, -0.25, 1.0]> : tensor<{v}>
+  %rv = arith.constant dense<[0.75, 1.5, 2.0]> : tensor<{v}>
+  %y = rlx.batch_norm_inference %x, %w, %b, %rm, %rv eps 1.0e-05 : (tensor<{t}>, tensor<{v}>, tensor<{v}>, tensor<{v}>, tensor<{v}>) -> tensor<{t}>
+  return %y : tensor<{t}>
+}}
+"""
+
+
+def _torch_bn_eval(x, w, b):
+    rm = torch.tensor([0.5, -0.25, 1.0], dtype=x.dtype)
+    rv = torch.tensor([0.75, 1.5, 2.0], dtype=x.dtype)
+    return F.batch_norm(x, rm, rv, w, b, training=False, eps=1e-5)
+
+
 def _torch_rms(k):
     return lambda x, w=None: F.rms_norm(x, x.shape[x.dim() - k:], w, eps=1e-5)
 
@@ -119,6 +138,9 @@ CASES = [
     pytest.param(_gn_source((2, 4, 3), 2, True), _torch_gn(2), [(2, 4, 3), (4,), (4,)], 2, id="group_norm-g2-affine-order2"),
     pytest.param(_gn_source((3, 4, 2, 2), 1, True), _torch_gn(1), [(3, 4, 2, 2), (4,), (4,)], 2, id="group_norm-g1-2d-order2"),
     pytest.param(_gn_source((2, 3, 4), 3, False), _torch_gn(3), [(2, 3, 4)], 2, id="group_norm-gC-order2"),
+    # Eval-mode batch norm's third order: the second of its gradient op,
+    # batch_norm_inference_backward (PyTorch's statistics are constants there, as ours).
+    pytest.param(_bn_eval_source((2, 3, 4)), _torch_bn_eval, [(2, 3, 4), (3,), (3,)], 3, id="batch_norm_inference-order3"),
     pytest.param(_gn_source((3, 8), 2, True), _torch_gn(2), [(3, 8), (8,), (8,)], 2, id="group_norm-NC-order2"),
 ]
 
@@ -131,6 +153,7 @@ def test_norm_higher_order_matches_pytorch(source, fn, shapes, order):
 THIRD = [
     pytest.param(_bn_source((2, 2, 3)), _torch_bn, (2, 2, 3), (2,), (2,), id="batch_norm1d"),
     pytest.param(_ln_source((2, 3), 1), _torch_ln(1), (2, 3), (3,), (3,), id="layer_norm"),
+    pytest.param(_gn_source((2, 4, 3), 2, True), _torch_gn(2), (2, 4, 3), (4,), (4,), id="group_norm"),
 ]
 
 

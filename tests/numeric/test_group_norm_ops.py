@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import pytest
 import torch
 import torch.nn.functional as F
+from xdsl.dialects import arith, tensor
 
 from numeric.test_norm_ops import (
     Case,
@@ -37,6 +38,10 @@ from numeric.test_norm_ops import (
     run_case,
 )
 from oracle import assert_within_bound
+from rlx_mlir.dialects import rlx
+from rlx_mlir.ir import make_context, parse_module, verify_module
+from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
+from rlx_mlir.transforms.decompose_backward import DecomposeBackwardPass
 
 aten = torch.ops.aten
 
@@ -311,3 +316,26 @@ def test_lowered_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
         BatchNormInferenceBackward(shape=(4, 3), weight=False),
     ]
     assert_lowered_upstream_only_and_valid(cases, tmp_path / "group_norm.mlir")
+
+
+def test_passes_leave_what_they_promise():
+    """decompose-backward lowers the two gradient ops and leaves group_norm (a forward op)
+    alone; convert-rlx-to-linalg then leaves no RLX op; each block holds one constant per
+    value and one `tensor.dim` per (tensor, axis) (`test_legal_after_passes`'s promises)."""
+    cases = [
+        GroupNormTrainingStep(shape=(3, 4, 5), groups=2, dynamic=True),
+        BatchNormInferenceBackward(shape=(3, 2, 4), dynamic=True, weight=False),
+    ]
+    ctx = make_context()
+    module = parse_module(ctx, "".join(case.text() for case in cases))
+    DecomposeBackwardPass().apply(ctx, module)
+    verify_module(module)
+    assert {op.name for op in module.walk() if op.name.startswith("rlx.")} == {rlx.GroupNormOp.name}
+    ConvertRlxToLinalgPass().apply(ctx, module)
+    verify_module(module)
+    assert {op.name.split(".")[0] for op in module.walk()} <= {"builtin", "func", "linalg", "arith", "tensor", "math"}
+    for op in module.walk():
+        for block in (block for region in op.regions for block in region.blocks):
+            constants = [(str(o.value), o.result.type) for o in block.ops if isinstance(o, arith.ConstantOp)]
+            dims = [(o.source, o.index) for o in block.ops if isinstance(o, tensor.DimOp)]
+            assert len(constants) == len(set(constants)) and len(dims) == len(set(dims)), op.name
