@@ -35,6 +35,7 @@ PyTorch has them.
 from __future__ import annotations
 
 import re
+import subprocess
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,7 @@ import torch
 import torch.nn.functional as F
 
 from oracle import assert_within_bound, tensor_type
+from rlx_mlir.backend.toolchain import find_tool
 
 aten = torch.ops.aten
 DTYPES = {"f32": np.float32, "f64": np.float64}
@@ -725,10 +727,6 @@ def _lowered(text: str):
 
 def assert_lowered_upstream_only_and_valid(cases, path) -> None:
     """The cases' functions lowered: upstream dialects only, and mlir-opt accepts them."""
-    import subprocess
-
-    from rlx_mlir.backend.toolchain import find_tool
-
     module = _lowered("".join(case.text() for case in cases))
     dialects = {op.name.split(".")[0] for op in module.walk()}
     assert dialects <= {"builtin", "func", "linalg", "tensor", "arith", "math"}, dialects
