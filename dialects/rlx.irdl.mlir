@@ -594,6 +594,21 @@ irdl.dialect @rlx {
       "eps" = %eps
     }
   }
+  irdl.operation @group_norm {
+    %input = irdl.base "!builtin.tensor"
+    %affine = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, affine: variadic %affine)
+    %result = irdl.base "!builtin.tensor"
+    %mean = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    irdl.results(result: %result, mean: %mean, rstd: %rstd)
+    %groups = irdl.base "#builtin.integer"
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "groups" = %groups,
+      "eps" = %eps
+    }
+  }
   irdl.operation @log_softmax {
     %input = irdl.base "!builtin.tensor"
     irdl.operands(input: %input)
@@ -1439,6 +1454,22 @@ irdl.dialect @rlx {
       "eps" = %eps
     }
   }
+  irdl.operation @batch_norm_inference_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %running_mean = irdl.base "!builtin.tensor"
+    %running_var = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, running_mean: %running_mean, running_var: %running_var, weight: optional %weight)
+    %grad_input = irdl.base "!builtin.tensor"
+    %grad_weight = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+    %eps = irdl.base "#builtin.float"
+    irdl.attributes {
+      "eps" = %eps
+    }
+  }
   irdl.operation @layer_norm_backward {
     %grad_output = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"
@@ -1463,6 +1494,22 @@ irdl.dialect @rlx {
     %normalized_rank = irdl.base "#builtin.integer"
     irdl.attributes {
       "normalized_rank" = %normalized_rank
+    }
+  }
+  irdl.operation @group_norm_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %mean = irdl.base "!builtin.tensor"
+    %rstd = irdl.base "!builtin.tensor"
+    %weight = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, mean: %mean, rstd: %rstd, weight: optional %weight)
+    %grad_input = irdl.base "!builtin.tensor"
+    %grad_weight = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_input: %grad_input, grad_weight: %grad_weight, grad_bias: %grad_bias)
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "groups" = %groups
     }
   }
   irdl.operation @log_softmax_backward {

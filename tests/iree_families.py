@@ -34,6 +34,7 @@ from numeric import test_gather_scatter_ops as gather_scatter
 from numeric import test_indexing_ops as indexing
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
+from numeric import test_group_norm_ops as group_norm
 from numeric import test_norm_ops as norm
 from numeric import test_quantization_ops as quantization
 from numeric import test_rope_ops as rope
@@ -243,6 +244,10 @@ NORM = [
     norm.RmsNormBackward(shape=(3, 2, 5), dynamic=True),
     norm.RmsNormBackward(shape=(4, 6), weight=False),
     norm.RmsNormTrainingStep(shape=(2, 3, 8), k=1, dynamic=True),
+    group_norm.GroupNorm(shape=(2, 6, 3, 4), groups=3, dynamic=True),
+    group_norm.GroupNormBackward(shape=(3, 4, 5), groups=2, dynamic=True),
+    group_norm.GroupNormTrainingStep(shape=(2, 4, 3, 3), groups=4, affine=False),
+    group_norm.BatchNormInferenceBackward(shape=(3, 2, 4), dynamic=True),
 ]
 
 

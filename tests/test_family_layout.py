@@ -1,6 +1,6 @@
 """One family name everywhere: an op's definition, lowering and VJP rule sit under it.
 
-An op defined in `dialects/<family>.py` is lowered by the patterns of
+An op defined in `dialects/<family>.py` (or in the package `dialects/<family>/`) is lowered by the patterns of
 `transforms/<family>/` (its `populate_forward` / `populate_backward`, the two functions
 every family package exposes) and differentiated by a rule of `autodiff/<family>.py`. A
 newcomer who knows one of the three finds the other two by the name alone.
@@ -25,7 +25,7 @@ OPS = list(rlx.RLX.operations)
 def family_of(op) -> str:
     module = op.__module__
     assert module.startswith("rlx_mlir.dialects."), module
-    return module.rsplit(".", 1)[1]
+    return module.split(".")[2]  # dialects/<family>.py, or a module of the package dialects/<family>/
 
 
 @pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)

@@ -140,3 +140,53 @@ func.func @layer_norm_one_row(%x: tensor<3x5xf32>, %w: tensor<3x5xf32>) -> (tens
   %y, %mean, %rstd = rlx.layer_norm %x, %w, %w normalized_rank 2 : (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
   return %y, %mean : tensor<3x5xf32>, tensor<1x1xf32>
 }
+
+// -----
+
+// Group norm: x viewed as [N, G, C/G, *s] (expand_shape, the batch dynamic), each (n, g)
+// a row of layer norm's loops: mean, then the variance as the mean of squared deviations
+// (two reductions), m = 2 * 4 = 8; mean and rstd are ATen's [N, G] as they stand. y is
+// normalized in the grouped view, the weight and bias [C] read as [G, C/G] at (g, cg), and
+// collapsed back.
+// CHECK-LABEL: func.func @group_norm
+// CHECK:       %[[XG:.*]] = tensor.expand_shape %x {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64]] output_shape [%{{.*}}, 3, 2, 4] : tensor<?x6x4xf32> into tensor<?x3x2x4xf32>
+// CHECK:       %[[SUM:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%[[XG]] : tensor<?x3x2x4xf32>)
+// CHECK:       %mean = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?x3xf32>)
+// CHECK:         arith.constant 8.000000e+00 : f32
+// CHECK:       %[[VAR:.*]] = linalg.generic
+// CHECK-SAME:    ins(%[[XG]], %mean : tensor<?x3x2x4xf32>, tensor<?x3xf32>)
+// CHECK:         %[[D:.*]] = arith.subf
+// CHECK:         arith.mulf %[[D]], %[[D]]
+// CHECK:       %rstd = linalg.generic {{.*}} ins(%[[VAR]] : tensor<?x3xf32>)
+// CHECK:         math.sqrt
+// CHECK:       %[[W:.*]] = tensor.expand_shape %w {{\[}}[0 : i64, 1 : i64]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+// CHECK:       %[[B:.*]] = tensor.expand_shape %b
+// CHECK:       %[[YG:.*]] = linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[XG]], %mean, %rstd, %[[W]], %[[B]] :
+// CHECK:       %y = tensor.collapse_shape %[[YG]] {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64]] : tensor<?x3x2x4xf32> into tensor<?x6x4xf32>
+// CHECK:       return %y, %mean, %rstd
+// CHECK-NOT:   rlx.
+func.func @group_norm(%x: tensor<?x6x4xf32>, %w: tensor<6xf32>, %b: tensor<6xf32>) -> (tensor<?x6x4xf32>, tensor<?x3xf32>, tensor<?x3xf32>) {
+  %y, %mean, %rstd = rlx.group_norm %x affine %w, %b groups 3 eps 1.0e-03 : (tensor<?x6x4xf32>, tensor<6xf32>, tensor<6xf32>) -> (tensor<?x6x4xf32>, tensor<?x3xf32>, tensor<?x3xf32>)
+  return %y, %mean, %rstd : tensor<?x6x4xf32>, tensor<?x3xf32>, tensor<?x3xf32>
+}
+
+// -----
+
+// Without the affine operands, y = (x - mean) * rstd, nothing else read.
+// CHECK-LABEL: func.func @group_norm_plain
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel"]{{.*}} ins(%{{.*}}, %mean, %rstd : tensor<2x4x1x3xf64>, tensor<2x4xf64>, tensor<2x4xf64>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f64, %[[M:.*]]: f64, %[[S:.*]]: f64, %{{.*}}: f64):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[X]], %[[M]] : f64
+// CHECK-NEXT:      %[[Y:.*]] = arith.mulf %[[D]], %[[S]] : f64
+// CHECK-NEXT:      linalg.yield %[[Y]] : f64
+// CHECK-NOT:   rlx.
+func.func @group_norm_plain(%x: tensor<2x4x3xf64>) -> (tensor<2x4x3xf64>, tensor<2x4xf64>, tensor<2x4xf64>) {
+  %y, %mean, %rstd = rlx.group_norm %x groups 4 : (tensor<2x4x3xf64>) -> (tensor<2x4x3xf64>, tensor<2x4xf64>, tensor<2x4xf64>)
+  return %y, %mean, %rstd : tensor<2x4x3xf64>, tensor<2x4xf64>, tensor<2x4xf64>
+}

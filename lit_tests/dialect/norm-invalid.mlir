@@ -188,3 +188,66 @@ func.func @layer_norm_backward_grad_weight(%x: tensor<2x3xf32>, %m: tensor<2x1xf
   %dx, %dw, %db = rlx.layer_norm_backward %x, %x, %m, %m, %w : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>)
   return
 }
+
+// -----
+
+// group_norm: the groups divide the channels.
+func.func @group_norm_groups(%x: tensor<2x6x4xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm' op expected groups to be at least 1 and to divide the input's 6 channels, got 4
+  %y, %m, %r = rlx.group_norm %x groups 4 : (tensor<2x6x4xf32>) -> (tensor<2x6x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+// group_norm: mean and rstd are [N, groups] (not layer norm's shape).
+func.func @group_norm_stat_shape(%x: tensor<2x6x4xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm' op expected the mean to be tensor<2x3xf32> (one value per sample and group, [N, groups]), got tensor<2x3x1xf32>
+  %y, %m, %r = rlx.group_norm %x groups 3 : (tensor<2x6x4xf32>) -> (tensor<2x6x4xf32>, tensor<2x3x1xf32>, tensor<2x3xf32>)
+  return
+}
+
+// -----
+
+// group_norm: the weight and the bias, or neither.
+func.func @group_norm_weight_alone(%x: tensor<2x6xf32>, %w: tensor<6xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm' op expected the affine operands to be the weight and the bias, or none, got 1 operands
+  %y, %m, %r = rlx.group_norm %x affine %w groups 3 : (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>)
+  return
+}
+
+// -----
+
+// group_norm: x is [N, C, *spatial].
+func.func @group_norm_rank(%x: tensor<6xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm' op expected the input to have rank at least 2 ([N, C, *spatial]), got tensor<6xf32>
+  %y, %m, %r = rlx.group_norm %x groups 3 : (tensor<6xf32>) -> (tensor<6xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+// group_norm_backward: the statistics are [N, groups].
+func.func @group_norm_backward_rstd(%x: tensor<2x4x3xf32>, %m: tensor<2x2xf32>, %r: tensor<2x4xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm_backward' op expected the rstd to be tensor<2x2xf32> (one value per sample and group, [N, groups]), got tensor<2x4xf32>
+  %dx, %dw, %db = rlx.group_norm_backward %x, %x, %m, %r groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x4xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// group_norm_backward: dweight and dbias are per channel.
+func.func @group_norm_backward_grad_bias(%x: tensor<2x4x3xf32>, %m: tensor<2x2xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.group_norm_backward' op expected the grad_bias to be tensor<4xf32> (one value per channel of the input), got tensor<2xf32>
+  %dx, %dw, %db = rlx.group_norm_backward %x, %x, %m, %m groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+// batch_norm_inference_backward: one running statistic per channel.
+func.func @batch_norm_inference_backward_running_var(%x: tensor<2x3xf32>, %c: tensor<3xf32>, %v: tensor<2xf32>) {
+  // CHECK: {{.*}}norm-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.batch_norm_inference_backward' op expected the running_var to be tensor<3xf32> (one value per channel of the input), got tensor<2xf32>
+  %dx, %dw, %db = rlx.batch_norm_inference_backward %x, %x, %c, %v : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}

@@ -69,3 +69,49 @@ func.func @layer_norm_backward(%dy: tensor<2x3x4xf32>, %x: tensor<2x3x4xf32>, %m
   %dx, %dw, %db = rlx.layer_norm_backward %dy, %x, %m, %r, %w : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>, tensor<3x4xf32>) -> (tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>)
   return %dx : tensor<2x3x4xf32>
 }
+
+// Eval-mode batch norm's gradient (frozen statistics), with its weight and eps.
+// CHECK-LABEL: func.func @batch_norm_inference_backward
+// CHECK:       rlx.batch_norm_inference_backward %dy, %x, %c, %c weight %c eps 1.000000e-03 : (tensor<?x3x4xf32>, tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+// GENERIC:     "rlx.batch_norm_inference_backward"(%{{.*}}) <{eps = 1.000000e-03 : f64}>
+func.func @batch_norm_inference_backward(%dy: tensor<?x3x4xf32>, %x: tensor<?x3x4xf32>, %c: tensor<3xf32>) -> tensor<?x3x4xf32> {
+  %dx, %dw, %db = rlx.batch_norm_inference_backward %dy, %x, %c, %c weight %c eps 1.0e-03 : (tensor<?x3x4xf32>, tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %dx : tensor<?x3x4xf32>
+}
+
+// Without a weight (affine=False), at the default eps.
+// CHECK-LABEL: func.func @batch_norm_inference_backward_no_weight
+// CHECK:       rlx.batch_norm_inference_backward %dy, %x, %c, %c : (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<2x3xf64>, tensor<3xf64>, tensor<3xf64>)
+func.func @batch_norm_inference_backward_no_weight(%dy: tensor<2x3xf64>, %x: tensor<2x3xf64>, %c: tensor<3xf64>) -> tensor<2x3xf64> {
+  %dx, %dw, %db = rlx.batch_norm_inference_backward %dy, %x, %c, %c : (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<2x3xf64>, tensor<3xf64>, tensor<3xf64>)
+  return %dx : tensor<2x3xf64>
+}
+
+// Group norm, 3 groups of 2 channels, the weight and bias given; mean and rstd are [N, groups].
+// CHECK-LABEL: func.func @group_norm_affine
+// CHECK:       rlx.group_norm %x affine %w, %w groups 3 eps 1.000000e-03 : (tensor<?x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>) -> (tensor<?x6x4x4xf32>, tensor<?x3xf32>, tensor<?x3xf32>)
+// GENERIC:     "rlx.group_norm"(%{{.*}}) <{groups = 3 : i64, eps = 1.000000e-03 : f64}>
+func.func @group_norm_affine(%x: tensor<?x6x4x4xf32>, %w: tensor<6xf32>) -> tensor<?x6x4x4xf32> {
+  %y, %mean, %rstd = rlx.group_norm %x affine %w, %w groups 3 eps 1.0e-03 : (tensor<?x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>) -> (tensor<?x6x4x4xf32>, tensor<?x3xf32>, tensor<?x3xf32>)
+  return %y : tensor<?x6x4x4xf32>
+}
+
+// Without the affine operands, on [N, C] (no spatial axis), at the default eps.
+// CHECK-LABEL: func.func @group_norm_plain
+// CHECK:       rlx.group_norm %x groups 1 : (tensor<2x4xf64>) -> (tensor<2x4xf64>, tensor<2x1xf64>, tensor<2x1xf64>)
+// GENERIC:     <{groups = 1 : i64, eps = 1.000000e-05 : f64}>
+func.func @group_norm_plain(%x: tensor<2x4xf64>) -> tensor<2x4xf64> {
+  %y, %mean, %rstd = rlx.group_norm %x groups 1 : (tensor<2x4xf64>) -> (tensor<2x4xf64>, tensor<2x1xf64>, tensor<2x1xf64>)
+  return %y : tensor<2x4xf64>
+}
+
+// The gradient, with and without the weight: always dx, dweight and dbias.
+// CHECK-LABEL: func.func @group_norm_backward
+// CHECK:       rlx.group_norm_backward %dy, %x, %m, %r weight %w groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<4xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:       rlx.group_norm_backward %dy, %x, %m, %r groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>)
+// GENERIC:     "rlx.group_norm_backward"(%{{.*}}) <{groups = 2 : i64}>
+func.func @group_norm_backward(%dy: tensor<2x4x3xf32>, %x: tensor<2x4x3xf32>, %m: tensor<2x2xf32>, %r: tensor<2x2xf32>, %w: tensor<4xf32>) -> (tensor<2x4x3xf32>, tensor<2x4x3xf32>) {
+  %dx, %dw, %db = rlx.group_norm_backward %dy, %x, %m, %r weight %w groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<4xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>)
+  %dx2, %dw2, %db2 = rlx.group_norm_backward %dy, %x, %m, %r groups 2 : (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %dx, %dx2 : tensor<2x4x3xf32>, tensor<2x4x3xf32>
+}

@@ -1,5 +1,5 @@
-"""VJP rules of the normalizations (batch, layer and RMS norm) and of their gradient ops,
-so that a normalized net can be differentiated to any order.
+"""VJP rules of the normalizations (batch, layer, RMS and group norm) and of their gradient
+ops, so that a normalized net can be differentiated to any order.
 
 The forward ops (`batch_norm`, `layer_norm`) return their saved statistics (mean and
 invstd/rstd) beside y. The first-order VJP of y is ATen's gradient op
@@ -12,7 +12,9 @@ carry them back to x too (mean and invstd are functions of x):
                                       x_bar += -invstd_bar * invstd^2 * xhat / n
 
 (n the count of values each statistic reduces; for batch norm per channel, for layer norm
-per row). The gradient ops' own rules treat every operand as independent (the chain rule
+per row, for group norm per (sample, group): group norm's rules are layer norm's on the
+view [N, G, C/G, prod(spatial)], `_Grouped`). Eval-mode batch norm's statistics are
+constants: its VJP is `batch_norm_inference_backward`, linear in the incoming cotangent. The gradient ops' own rules treat every operand as independent (the chain rule
 through the statistics is the forward rules' business), so each rule is exact for any
 operands. The updated running statistics of `batch_norm` are optimizer state, not
 differentiable results (as in ATen), and the running statistics get no cotangent.
@@ -155,7 +157,16 @@ def batch_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
 @vjp_rule(rlx.LayerNormBackwardOp)
 def layer_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
     """(gx, gw, gb) = layer_norm_backward(dy, x, mean, rstd, w), rows of m values (mean, rstd
-    per row; w per normalized position; sum_r over a row, sum_o over the rows):
+    per row; w per normalized position): `_row_gradient_vjp`."""
+    dy, x, mean, rstd, w = op.operands
+    m = math.prod(w.type.get_shape())
+    return _row_gradient_vjp(b, dy, x, mean, rstd, w, m, gx_bar, gw_bar, gb_bar)
+
+
+def _row_gradient_vjp(b, dy, x, mean, rstd, w, m, gx_bar, gw_bar, gb_bar):
+    """The VJP of layer norm's gradient (and group norm's, on its grouped view), rows of m
+    values: mean and rstd broadcast per row, w (None: ones) per position of a row, sum_r
+    over a row (`sum_to` mean's shape), sum_o over everything but w's axes:
 
         xhat = (x - mean) rstd,  g = dy w,  M1 = sum_r g / m,  M2 = sum_r g xhat / m
         gx = rstd (g - M1 - xhat M2),  gw = sum_o dy xhat,  gb = sum_o dy
@@ -168,13 +179,14 @@ def layer_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
         dy_bar = g_bar w + gw_bar xhat + gb_bar,   w_bar = sum_o g_bar dy
         x_bar = rstd xhat_bar,   mean_bar = -sum_r x_bar
         rstd_bar = sum_r(a (g - M1 - xhat M2)) + sum_r(xhat_bar (x - mean))
+
+    Returns (dy, x, mean, rstd)_bar, then w_bar when there is a w.
     """
-    dy, x, mean, rstd, w = op.operands
-    m = b.scalar(float(math.prod(w.type.get_shape())), x)
+    m = b.scalar(float(m), x)
     row = lambda v: b.sum_to(v, mean)  # noqa: E731  sum over the normalized axes, mean's shape
     centered = b.sub(x, mean)
     xhat = b.mul(centered, rstd)
-    g = b.mul(dy, w)
+    g = dy if w is None else b.mul(dy, w)
     m2 = b.div(row(b.mul(g, xhat)), m)
     a = gx_bar
     m1_bar = b.neg(b.mul(rstd, row(a)))
@@ -183,13 +195,13 @@ def layer_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
     xhat_bar = b.binary(
         rlx.AddOp, b.sub(b.div(b.mul(m2_bar, g), m), b.mul(b.mul(rstd, a), m2)), b.mul(gw_bar, dy)
     )
-    dy_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, b.mul(g_bar, w), b.mul(gw_bar, xhat)), gb_bar)
-    w_bar = b.sum_to(b.mul(g_bar, dy), w)
+    dy_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, g_bar if w is None else b.mul(g_bar, w), b.mul(gw_bar, xhat)), gb_bar)
+    w_bar = None if w is None else b.sum_to(b.mul(g_bar, dy), w)
     x_bar = b.mul(xhat_bar, rstd)
     mean_bar = b.neg(row(x_bar))
     residual = b.sub(b.sub(g, b.div(row(g), m)), b.mul(xhat, m2))
     rstd_bar = b.binary(rlx.AddOp, row(b.mul(a, residual)), row(b.mul(xhat_bar, centered)))
-    return dy_bar, x_bar, mean_bar, rstd_bar, w_bar
+    return (dy_bar, x_bar, mean_bar, rstd_bar) + (() if w is None else (w_bar,))
 
 
 @vjp_rule(rlx.RmsNormBackwardOp)
@@ -234,17 +246,110 @@ def rms_norm_backward(b, op, gx_bar, gw_bar=None):
 
 @vjp_rule(rlx.BatchNormInferenceOp)
 def batch_norm_inference(b, op, y_bar):
-    """y = (x - rm) * inv * w + bias, inv = rsqrt(rv + eps), per channel (axis 1):
-    x_bar = y_bar w inv, w_bar = sum(y_bar (x - rm) inv), bias_bar = sum(y_bar) over all but
-    the channels. The running statistics get no cotangent (ATen's eval-mode batch norm)."""
+    """y = (x - rm) * invstd * w + bias per channel (axis 1), invstd = 1/sqrt(rv + eps):
+    (x, w, bias)_bar = batch_norm_inference_backward(y_bar, x, rm, rv, w), ATen's eval-mode
+    gradient. The running statistics get no cotangent (ATen's eval-mode batch norm)."""
     x, w, bias, rm, rv = op.operands
-    rank = len(x.type.get_shape())
-    per_channel = TensorType(x.type.element_type, [w.type.get_shape()[0], *([1] * (rank - 2))])
-    as_channels = lambda v: b.build(rlx.ReshapeOp, [v], per_channel)  # noqa: E731  [C] -> [C, 1, ...]
-    inv = as_channels(b.unary(rlx.RsqrtOp, b.binary(rlx.AddOp, rv, b.scalar(op.eps, rv))))
-    w_c = as_channels(w)
-    xhat = b.mul(b.sub(x, as_channels(rm)), inv)
-    x_bar = b.mul(y_bar, b.mul(w_c, inv))
-    w_bar = b.build(rlx.ReshapeOp, [b.sum_to(b.mul(y_bar, xhat), w_c)], w)
-    bias_bar = b.build(rlx.ReshapeOp, [b.sum_to(y_bar, w_c)], bias)
+    x_bar, w_bar, bias_bar = b.build_many(
+        rlx.BatchNormInferenceBackwardOp, [y_bar, x, rm, rv, w], [x.type, w.type, bias.type], eps=op.eps,
+    )
     return x_bar, w_bar, bias_bar, None, None
+
+
+@vjp_rule(rlx.BatchNormInferenceBackwardOp)
+def batch_norm_inference_backward(b, op, gx_bar, gw_bar, gb_bar):
+    """(gx, gw, gb) = batch_norm_inference_backward(dy, x, rm, rv, w?), per channel (sums
+    over all axes but 1), invstd = (rv + eps)^(-1/2), xhat = (x - rm) invstd, w = 1 when absent:
+
+        gx = dy w invstd,  gw = sum dy xhat,  gb = sum dy
+
+    linear in dy; with a = gx_bar:
+
+        dy_bar = a w invstd + gw_bar xhat + gb_bar
+        x_bar = gw_bar dy invstd,   rm_bar = -sum x_bar,   w_bar = invstd sum(a dy)
+        invstd_bar = w sum(a dy) + sum(gw_bar dy (x - rm)),   rv_bar = -invstd^3 / 2 invstd_bar
+    """
+    dy, x, rm, rv, w = op.grad_output, op.input, op.running_mean, op.running_var, op.weight
+    c = _PerChannel(b, x, rm)
+    invstd = c.column(b.unary(rlx.RsqrtOp, b.binary(rlx.AddOp, rv, b.scalar(op.eps, rv))))
+    centered = b.sub(x, c.column(rm))
+    scale = invstd if w is None else b.mul(c.column(w), invstd)
+    gw_bar, gb_bar = c.column(gw_bar), c.column(gb_bar)
+    dy_bar = b.binary(rlx.AddOp, b.binary(rlx.AddOp, b.mul(gx_bar, scale), b.mul(gw_bar, b.mul(centered, invstd))), gb_bar)
+    dy_gw = b.mul(gw_bar, dy)
+    x_bar = b.mul(dy_gw, invstd)
+    rm_bar = c.vector(b.neg(c.sum(x_bar)))
+    a_dy = c.sum(b.mul(gx_bar, dy))
+    invstd_bar = b.binary(rlx.AddOp, a_dy if w is None else b.mul(c.column(w), a_dy), c.sum(b.mul(dy_gw, centered)))
+    cube = b.mul(invstd, b.mul(invstd, invstd))
+    rv_bar = c.vector(b.mul(invstd_bar, b.mul(cube, b.scalar(-0.5, x))))
+    bars = (dy_bar, x_bar, rm_bar, rv_bar)
+    return bars if w is None else (*bars, c.vector(b.mul(invstd, a_dy)))
+
+
+class _Grouped:
+    """Group norm's grouped view of x [N, C, *spatial] for its rules: [N, G, C/G, S]
+    (S = prod(spatial)), where mean and rstd [N, G] are [N, G, 1, 1] and a [C] vector is
+    [G, C/G, 1], so that each broadcasts as layer norm's rows and weight do."""
+
+    def __init__(self, b, x, groups):
+        self.b = b
+        shape, element = x.type.get_shape(), x.type.element_type
+        n, channels = shape[0], shape[1]
+        spatial = math.prod(shape[2:])
+        self.x_type = x.type
+        self.view_type = TensorType(element, [n, groups, channels // groups, spatial])
+        self.stat_type = TensorType(element, [n, groups, 1, 1])
+        self.column_type = TensorType(element, [groups, channels // groups, 1])
+        self.m = channels // groups * spatial
+
+    def _reshape(self, value, type_):
+        if value is None or value.type == type_:
+            return value
+        return self.b.zeros(type_) if is_zero(value) else self.b.build(rlx.ReshapeOp, [value], type_)
+
+    def view(self, value):
+        return self._reshape(value, self.view_type)
+
+    def stat(self, value):
+        return self._reshape(value, self.stat_type)
+
+    def column(self, value):
+        return self._reshape(value, self.column_type)
+
+    def back(self, value, like):
+        return self._reshape(value, like.type)
+
+
+@vjp_rule(rlx.GroupNormOp)
+def group_norm(b, op, y_bar, mean_bar, rstd_bar):
+    """(y, mean, rstd) = group_norm(x, w?, bias?): (x, w, bias)_bar = group_norm_backward(y_bar,
+    x, mean, rstd, w?), plus the statistics' cotangents carried to x (module docstring),
+    each group being a row of m = C/G * prod(spatial) values."""
+    x, w, bias = op.input, op.weight, op.bias
+    channels = TensorType(x.type.element_type, [x.type.get_shape()[1]])
+    x_bar, w_bar, b_bar = b.build_many(
+        rlx.GroupNormBackwardOp, [y_bar, x, op.mean, op.rstd, w], [x.type, channels, channels], groups=op.groups,
+    )
+    if not (is_zero(mean_bar) and is_zero(rstd_bar)):
+        v = _Grouped(b, x, op.groups)
+        x_bar = v.back(
+            _statistics_to_input(b, v.view(x_bar), v.view(x), v.stat(op.mean), v.stat(op.rstd), mean_bar, rstd_bar, v.m, v.stat),
+            x,
+        )
+    return (x_bar, *(() if w is None else (w_bar,)), *(() if bias is None else (b_bar,)))
+
+
+@vjp_rule(rlx.GroupNormBackwardOp)
+def group_norm_backward(b, op, gx_bar, gw_bar, gb_bar):
+    """(gx, gw, gb) = group_norm_backward(dy, x, mean, rstd, w?): layer norm's gradient on
+    the grouped view (`_Grouped`), whose rows are the groups and whose w is per channel;
+    its VJP is `_row_gradient_vjp` there, read back in the operands' shapes."""
+    dy, x, mean, rstd, w = op.grad_output, op.input, op.mean, op.rstd, op.weight
+    v = _Grouped(b, x, op.groups)
+    bars = _row_gradient_vjp(
+        b, v.view(dy), v.view(x), v.stat(mean), v.stat(rstd), v.column(w), v.m,
+        v.view(gx_bar), v.column(gw_bar), v.column(gb_bar),
+    )
+    like = (dy, x, mean, rstd) + (() if w is None else (w,))
+    return tuple(v.back(bar, value) for bar, value in zip(bars, like))

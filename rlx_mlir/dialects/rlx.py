@@ -141,8 +141,11 @@ from rlx_mlir.dialects.loss import (
 from rlx_mlir.dialects.matmul import MatmulOp
 from rlx_mlir.dialects.norm import (
     BatchNormBackwardOp,
+    BatchNormInferenceBackwardOp,
     BatchNormInferenceOp,
     BatchNormOp,
+    GroupNormBackwardOp,
+    GroupNormOp,
     LayerNormBackwardOp,
     LayerNormOp,
     RmsNormBackwardOp,
@@ -305,6 +308,7 @@ __all__ = [
     "AvgPool3dBackwardOp",
     "AvgPool3dOp",
     "BatchNormBackwardOp",
+    "BatchNormInferenceBackwardOp",
     "BatchNormInferenceOp",
     "BatchNormOp",
     "Col2im1dOp",
@@ -355,6 +359,8 @@ __all__ = [
     "Im2col1dOp",
     "Im2col3dOp",
     "Im2colOp",
+    "GroupNormBackwardOp",
+    "GroupNormOp",
     "LayerNormBackwardOp",
     "LayerNormOp",
     "LeakyReluBackwardOp",

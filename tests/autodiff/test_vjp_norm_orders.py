@@ -1,7 +1,7 @@
-"""Batch norm and layer norm (training mode) and RMS norm differentiated twice and three
+"""Batch norm and layer norm (training mode), RMS norm and group norm differentiated twice and three
 times: the VJP rules of `rlx.batch_norm_backward`, `rlx.layer_norm_backward` and
-`rlx.rms_norm_backward`, and the forward rules' cotangents of the saved statistics, against
-PyTorch's double backward of F.batch_norm / F.layer_norm / F.rms_norm (ATen's `batchnorm_double_backward`, `layer_norm_double_backward`), which is
+`rlx.rms_norm_backward`, `rlx.group_norm_backward`, and the forward rules' cotangents of the saved statistics, against
+PyTorch's double backward of F.batch_norm / F.layer_norm / F.rms_norm / F.group_norm (ATen's `batchnorm_double_backward`, `layer_norm_double_backward`), which is
 `torch.autograd.grad` of `native_batch_norm_backward` / `native_layer_norm_backward`.
 
 Error model: f64 throughout, both sides. Each gradient is a short composition of
@@ -73,6 +73,41 @@ func.func @f(%x: tensor<{t}>{params}) -> tensor<{t}> {{
 """
 
 
+def _gn_source(shape, groups, affine):
+    t = "x".join(map(str, shape)) + "xf64"
+    c, st = f"{shape[1]}xf64", f"{shape[0]}x{groups}xf64"
+    params, operands, types = (f", %w: tensor<{c}>, %b: tensor<{c}>", " affine %w, %b", f", tensor<{c}>, tensor<{c}>") if affine else ("", "", "")
+    return f"""
+func.func @f(%x: tensor<{t}>{params}) -> tensor<{t}> {{
+  %y, %m, %r = rlx.group_norm %x{operands} groups {groups} eps 1.0e-05 : (tensor<{t}>{types}) -> (tensor<{t}>, tensor<{st}>, tensor<{st}>)
+  return %y : tensor<{t}>
+}}
+"""
+
+
+def _torch_gn(groups):
+    return lambda x, w=None, b=None: F.group_norm(x, groups, w, b, eps=1e-5)
+
+
+def _bn_eval_source(shape):
+    t = "x".join(map(str, shape)) + "xf64"
+    v = f"{shape[1]}xf64"
+    return f"""
+func.func @f(%x: tensor<{t}>, %w: tensor<{v}>, %b: tensor<{v}>) -> tensor<{t}> {{
+  %rm = arith.constant dense<[0.5, -0.25, 1.0]> : tensor<{v}>
+  %rv = arith.constant dense<[0.75, 1.5, 2.0]> : tensor<{v}>
+  %y = rlx.batch_norm_inference %x, %w, %b, %rm, %rv eps 1.0e-05 : (tensor<{t}>, tensor<{v}>, tensor<{v}>, tensor<{v}>, tensor<{v}>) -> tensor<{t}>
+  return %y : tensor<{t}>
+}}
+"""
+
+
+def _torch_bn_eval(x, w, b):
+    rm = torch.tensor([0.5, -0.25, 1.0], dtype=x.dtype)
+    rv = torch.tensor([0.75, 1.5, 2.0], dtype=x.dtype)
+    return F.batch_norm(x, rm, rv, w, b, training=False, eps=1e-5)
+
+
 def _torch_rms(k):
     return lambda x, w=None: F.rms_norm(x, x.shape[x.dim() - k:], w, eps=1e-5)
 
@@ -96,6 +131,17 @@ CASES = [
     pytest.param(_rms_source((2, 2, 3), 2, False), _torch_rms(2), [(2, 2, 3)], 2, id="rms_norm-k2-order2"),
     pytest.param(_rms_source((2, 2, 3), 2, True), _torch_rms(2), [(2, 2, 3), (2, 3)], 2, id="rms_norm-k2-weight-order2"),
     pytest.param(_rms_source((2, 3), 1, True), _torch_rms(1), [(2, 3), (3,)], 3, id="rms_norm-k1-weight-order3"),
+    # Group norm: the VJP of group_norm_backward (its second order) and the statistics'
+    # cotangents, against PyTorch's double backward of F.group_norm.
+    pytest.param(_gn_source((2, 4, 3), 2, True), _torch_gn(2), [(2, 4, 3), (4,), (4,)], 1, id="group_norm-g2-affine-order1"),
+    pytest.param(_gn_source((2, 4, 3), 4, False), _torch_gn(4), [(2, 4, 3)], 1, id="group_norm-gC-order1"),
+    pytest.param(_gn_source((2, 4, 3), 2, True), _torch_gn(2), [(2, 4, 3), (4,), (4,)], 2, id="group_norm-g2-affine-order2"),
+    pytest.param(_gn_source((3, 4, 2, 2), 1, True), _torch_gn(1), [(3, 4, 2, 2), (4,), (4,)], 2, id="group_norm-g1-2d-order2"),
+    pytest.param(_gn_source((2, 3, 4), 3, False), _torch_gn(3), [(2, 3, 4)], 2, id="group_norm-gC-order2"),
+    # Eval-mode batch norm's third order: the second of its gradient op,
+    # batch_norm_inference_backward (PyTorch's statistics are constants there, as ours).
+    pytest.param(_bn_eval_source((2, 3, 4)), _torch_bn_eval, [(2, 3, 4), (3,), (3,)], 3, id="batch_norm_inference-order3"),
+    pytest.param(_gn_source((3, 8), 2, True), _torch_gn(2), [(3, 8), (8,), (8,)], 2, id="group_norm-NC-order2"),
 ]
 
 
@@ -107,6 +153,7 @@ def test_norm_higher_order_matches_pytorch(source, fn, shapes, order):
 THIRD = [
     pytest.param(_bn_source((2, 2, 3)), _torch_bn, (2, 2, 3), (2,), (2,), id="batch_norm1d"),
     pytest.param(_ln_source((2, 3), 1), _torch_ln(1), (2, 3), (3,), (3,), id="layer_norm"),
+    pytest.param(_gn_source((2, 4, 3), 2, True), _torch_gn(2), (2, 4, 3), (4,), (4,), id="group_norm"),
 ]
 
 

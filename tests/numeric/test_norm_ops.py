@@ -35,6 +35,7 @@ PyTorch has them.
 from __future__ import annotations
 
 import re
+import subprocess
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,7 @@ import torch
 import torch.nn.functional as F
 
 from oracle import assert_within_bound, tensor_type
+from rlx_mlir.backend.toolchain import find_tool
 
 aten = torch.ops.aten
 DTYPES = {"f32": np.float32, "f64": np.float64}
@@ -670,14 +672,19 @@ def test_case_ids_are_unique():
     assert len({str(c) for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_norm_op_matches_pytorch(case, norm_module):
+def run_case(case: Case, module) -> None:
+    """`case`'s function of the compiled `module` on each of its batch sizes, checked."""
     for seed, n in enumerate(case.batches()):
         rng = np.random.default_rng(seed)
         inputs = case.inputs(rng, n)
-        got = norm_module[case.symbol](*inputs)
+        got = module[case.symbol](*inputs)
         got = got if isinstance(got, tuple) else (got,)
         case.check(got, inputs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_norm_op_matches_pytorch(case, norm_module):
+    run_case(case, norm_module)
 
 
 def test_stable_variance_is_needed_in_f32():
@@ -718,18 +725,22 @@ def _lowered(text: str):
     return lower_to_linalg(text)
 
 
-def test_lowered_norm_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
-    import subprocess
-
-    from rlx_mlir.backend.toolchain import find_tool
-
-    module = _lowered("".join(case.text() for case in ONE_OF_EACH))
+def assert_lowered_upstream_only_and_valid(cases, path) -> None:
+    """The cases' functions lowered: upstream dialects only, and mlir-opt accepts them."""
+    module = _lowered("".join(case.text() for case in cases))
     dialects = {op.name.split(".")[0] for op in module.walk()}
     assert dialects <= {"builtin", "func", "linalg", "tensor", "arith", "math"}, dialects
-    path = tmp_path / "norm.mlir"
     path.write_text(str(module))
     check = subprocess.run([str(find_tool("mlir-opt").path), str(path)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
+
+
+def test_lowered_norm_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
+    assert_lowered_upstream_only_and_valid(ONE_OF_EACH, tmp_path / "norm.mlir")
+
+
+def lowered_op_count(case) -> int:
+    return sum(1 for _ in _lowered(case.text().replace(case.symbol, "f")).walk())
 
 
 @pytest.mark.parametrize("small, large", [
@@ -737,7 +748,4 @@ def test_lowered_norm_ops_are_upstream_only_and_pass_mlir_opt(tmp_path):
     (LayerNormTrainingStep(shape=(2, 3, 4), k=2), LayerNormTrainingStep(shape=(128, 30, 40), k=2)),
 ], ids=["batch_norm", "layer_norm"])
 def test_lowered_ir_does_not_grow_with_the_data(small, large):
-    def op_count(case) -> int:
-        return sum(1 for _ in _lowered(case.text().replace(case.symbol, "f")).walk())
-
-    assert op_count(small) == op_count(large)
+    assert lowered_op_count(small) == lowered_op_count(large)

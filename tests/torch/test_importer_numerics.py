@@ -54,9 +54,10 @@ def eager_step(model, x, target, loss_fn, dtype):
     return loss.detach().numpy(), grads, buffers
 
 
-def check_step(model, x, target, loss_fn=F.cross_entropy, dtype=torch.float64):
-    """Export, compile and run the step of `model` in `dtype`; compare as the docstring says."""
-    model = model.to(dtype).train()
+def check_step(model, x, target, loss_fn=F.cross_entropy, dtype=torch.float64, train=True):
+    """Export, compile and run the step of `model` in `dtype` (in `model.train(train)`'s
+    mode); compare as the docstring says."""
+    model = model.to(dtype).train(train)
     x = x.to(dtype)
     step = export_training_step(model, (x, target), loss_fn=loss_fn)
     loss, grads, buffers = step.compile()(x, target)

@@ -1,6 +1,8 @@
-"""Batch norm (training, no running statistics, inference) and layer norm, with their backward ops.
+"""Batch norm (training, no running statistics, inference), layer norm and group norm, with their backward ops.
 
-A missing affine weight or bias becomes the constant PyTorch means (`affine_or`).
+A missing affine weight or bias becomes the constant PyTorch means (`affine_or`), except
+where the RLX op takes none (group norm without both, eval-mode batch norm's gradient
+without a weight).
 """
 
 from __future__ import annotations
@@ -53,22 +55,31 @@ def batch_norm_inference(e: Emitter, node, x, weight, bias, running_mean, runnin
     weight, bias = affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)
     y = e.emit(rlx.BatchNormInferenceOp, [x, weight, bias, running_mean, running_var], e.type_of(node, 0),
                eps=float(eps))
-    unused = OnlyFor("the saved statistics of an evaluation-mode batch norm", ())
+    unused = OnlyFor("the saved statistics of an evaluation-mode batch norm", (aten.native_batch_norm_backward.default,))
     return y, unused, unused
 
 
 @converts(aten.native_batch_norm_backward.default)
 def batch_norm_backward(e: Emitter, node, grad_output, x, weight, running_mean, running_var, save_mean, save_invstd,
                         train, eps, output_mask):
-    """(dx, dweight, dbias) from the saved batch statistics (training mode only)."""
-    if not train:
-        raise e.fail("the backward of an evaluation-mode batch norm")
+    """(dx, dweight, dbias): from the saved batch statistics in training mode; from the
+    frozen running statistics in eval mode (fine-tuning a model in `model.eval()`), where
+    ATen reads no saved statistics."""
     channels = [e.shape(x)[1]]
-    weight = affine_or(e, weight, 1.0, x, channels)
     types = [TensorType(e.element(x), list(e.shape(x)))] + [TensorType(e.element(x), channels)] * 2
-    dx, dw, db = e.emit(rlx.BatchNormBackwardOp, [grad_output, x, weight, save_mean, save_invstd], types,
-                        eps=float(eps))
-    return tuple(value if wanted else None for value, wanted in zip((dx, dw, db), output_mask))
+    if train:
+        weight = affine_or(e, weight, 1.0, x, channels)
+        results = e.emit(rlx.BatchNormBackwardOp, [grad_output, x, weight, save_mean, save_invstd], types,
+                         eps=float(eps))
+    else:
+        results = e.append(rlx.BatchNormInferenceBackwardOp.build_with(
+            [grad_output, x, running_mean, running_var, weight], types, eps=float(eps))).results
+    return masked(results, output_mask)
+
+
+def masked(results, output_mask) -> tuple:
+    """ATen's gradient results: None where `output_mask` asks for none."""
+    return tuple(value if wanted else None for value, wanted in zip(results, output_mask))
 
 
 @converts(aten.native_layer_norm.default)
@@ -84,5 +95,25 @@ def layer_norm(e: Emitter, node, x, normalized_shape, weight, bias, eps):
 def layer_norm_backward(e: Emitter, node, grad_output, x, normalized_shape, mean, rstd, weight, bias, output_mask):
     weight = affine_or(e, weight, 1.0, x, normalized_shape)
     types = [TensorType(e.element(x), list(e.shape(x)))] + [TensorType(e.element(x), list(normalized_shape))] * 2
-    dx, dw, db = e.emit(rlx.LayerNormBackwardOp, [grad_output, x, mean, rstd, weight], types)
-    return tuple(value if wanted else None for value, wanted in zip((dx, dw, db), output_mask))
+    return masked(e.emit(rlx.LayerNormBackwardOp, [grad_output, x, mean, rstd, weight], types), output_mask)
+
+
+@converts(aten.native_group_norm.default)
+def group_norm(e: Emitter, node, x, weight, bias, N, C, HxW, group, eps):
+    """(y, mean, rstd), mean and rstd [N, group]. `F.group_norm` may give the weight or the
+    bias alone; the other is then PyTorch's constant, as `rlx.group_norm` takes both or neither."""
+    affine = []
+    if weight is not None or bias is not None:
+        channels = [e.shape(x)[1]]
+        affine = [affine_or(e, weight, 1.0, x, channels), affine_or(e, bias, 0.0, x, channels)]
+    types = [e.type_of(node, i) for i in range(3)]
+    op = e.append(rlx.GroupNormOp.build_with([x, affine], types, groups=int(group), eps=float(eps)))
+    return tuple(op.results)
+
+
+@converts(aten.native_group_norm_backward.default)
+def group_norm_backward(e: Emitter, node, grad_output, x, mean, rstd, weight, N, C, HxW, group, output_mask):
+    channels = [e.shape(x)[1]]
+    types = [TensorType(e.element(x), list(e.shape(x)))] + [TensorType(e.element(x), channels)] * 2
+    op = e.append(rlx.GroupNormBackwardOp.build_with([grad_output, x, mean, rstd, weight], types, groups=int(group)))
+    return masked(op.results, output_mask)

@@ -1,4 +1,4 @@
-"""The normalization family as linalg: batch norm, layer norm and RMS norm, forward and backward."""
+"""The normalization family as linalg: batch norm, layer norm, RMS norm and group norm, forward and backward."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from rlx_mlir.transforms.norm.backward import (
     BatchNormBackwardToLinalg,
+    BatchNormInferenceBackwardToLinalg,
     LayerNormBackwardToLinalg,
     RmsNormBackwardToLinalg,
 )
@@ -15,14 +16,20 @@ from rlx_mlir.transforms.norm.forward import (
     LayerNormToLinalg,
     RmsNormToLinalg,
 )
+from rlx_mlir.transforms.norm.group import GroupNormBackwardToLinalg, GroupNormToLinalg
 from rlx_mlir.transforms.options import LoweringOptions
 
 
 def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
-    """Batch norm (training and inference), layer norm and RMS norm (`forward`)."""
-    patterns += [BatchNormToLinalg(), BatchNormInferenceToLinalg(), LayerNormToLinalg(), RmsNormToLinalg()]
+    """Batch norm (training and inference), layer norm, RMS norm (`forward`) and group norm (`group`)."""
+    patterns += [
+        BatchNormToLinalg(), BatchNormInferenceToLinalg(), LayerNormToLinalg(), RmsNormToLinalg(), GroupNormToLinalg(),
+    ]
 
 
 def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
-    """Their gradients (`backward`)."""
-    patterns += [BatchNormBackwardToLinalg(), LayerNormBackwardToLinalg(), RmsNormBackwardToLinalg()]
+    """Their gradients (`backward`; group norm's in `group`)."""
+    patterns += [
+        BatchNormBackwardToLinalg(), BatchNormInferenceBackwardToLinalg(), LayerNormBackwardToLinalg(),
+        RmsNormBackwardToLinalg(), GroupNormBackwardToLinalg(),
+    ]

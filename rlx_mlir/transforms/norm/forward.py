@@ -312,6 +312,22 @@ def row_rstd(b: TensorBuilder, sums: SSAValue, m: float, eps: float, x: SSAValue
     )
 
 
+def row_mean_and_rstd(b: TensorBuilder, loops: RowLoops, x: SSAValue, eps: float) -> tuple[SSAValue, SSAValue]:
+    """Per row of x, in two reductions (the module docstring says why): mean = sum x / m,
+    then rstd = 1 / sqrt(sum (x - mean)^2 / m + eps); each [*outer] (or [1])."""
+    element = element_type_of(x)
+    m = loops.row_size(x)
+    sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, x_))
+    mean = per_element(b, [sums], 1, lambda r, s_, _out: r.div(s_, r.constant(m, element)), like=x)
+
+    def squared_deviation(r: RegionBuilder, x_, m_, acc):
+        d = r.sub(x_, m_)
+        return r.accumulate(acc, r.mul(d, d))
+
+    var_sum = loops.reduce_rows(b, x, [x, mean], [loops.x(), loops.row()], 1, squared_deviation)
+    return mean, row_rstd(b, var_sum, m, eps, x)
+
+
 class LayerNormToLinalg(RewritePattern):
     """Layer norm over the last k axes, m = their element count, per row (outer index o):
 
@@ -328,16 +344,7 @@ class LayerNormToLinalg(RewritePattern):
         x, element = op.input, element_type_of(op.input)
         eps = op.eps
         loops = RowLoops.of(op)
-        m = loops.row_size(x)
-        sums = loops.reduce_rows(b, x, [x], [loops.x()], 1, lambda r, x_, acc: r.accumulate(acc, x_))
-        mean = per_element(b, [sums], 1, lambda r, s_, _out: r.div(s_, r.constant(m, element)), like=x)
-
-        def squared_deviation(r: RegionBuilder, x_, m_, acc):
-            d = r.sub(x_, m_)
-            return r.accumulate(acc, r.mul(d, d))
-
-        var_sum = loops.reduce_rows(b, x, [x, mean], [loops.x(), loops.row()], 1, squared_deviation)
-        rstd = row_rstd(b, var_sum, m, eps, x)
+        mean, rstd = row_mean_and_rstd(b, loops, x, eps)
         every, row, weight = loops.over_x()
         y = b.generic(
             ins=[x, mean, rstd, op.weight, op.bias],
