@@ -733,6 +733,57 @@ irdl.dialect @rlx {
       "reverse" = %reverse
     }
   }
+  irdl.operation @where {
+    %condition = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %other = irdl.base "!builtin.tensor"
+    irdl.operands(condition: %condition, input: %input, other: %other)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @masked_fill {
+    %input = irdl.base "!builtin.tensor"
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, mask: %mask)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %value = irdl.base "#builtin.float"
+    irdl.attributes {
+      "value" = %value
+    }
+  }
+  irdl.operation @clamp {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %min = irdl.base "#builtin.float"
+    %max = irdl.base "#builtin.float"
+    irdl.attributes {
+      "min" = %min,
+      "max" = %max
+    }
+  }
+  irdl.operation @tril {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %diagonal = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "diagonal" = %diagonal
+    }
+  }
+  irdl.operation @triu {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %diagonal = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "diagonal" = %diagonal
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"
@@ -1444,6 +1495,19 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation
+    }
+  }
+  irdl.operation @clamp_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %min = irdl.base "#builtin.float"
+    %max = irdl.base "#builtin.float"
+    irdl.attributes {
+      "min" = %min,
+      "max" = %max
     }
   }
 }

@@ -33,6 +33,7 @@ from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
 from numeric import test_scan_ops as scan
+from numeric import test_selection_ops as selection
 
 FLUSHES_SUBNORMALS = (
     "IREE's llvm-cpu code runs with subnormals flushed to zero, inputs and results (measured: "
@@ -392,6 +393,28 @@ SCAN = [
 ]
 
 
+# -- selection: where (broadcast, dynamic), masked_fill, clamp and its gradient, tril/triu
+# (batch, dynamic, a bool tensor); bools cross the boundary as i8, exact.
+
+_SELECTION_F32 = {str(c): c for c in selection.CASES}
+SELECTION = [_SELECTION_F32[name] for name in (
+    "where_4x1i1_3f32_0df32", "where_3x4i1_3x4f32_4f32_dyn", "masked_fill_2x4x4f32_4x4i1_value_neg1000000000_0",
+    "clamp_4x8f32_min_neg1_0_max_2_0", "clamp_backward_3x8f32_3x8f32_min_neg1_0_max_2_0_dyn",
+    "tril_2x3x4x5f32_diagonal_1", "triu_3x3x4f32_diagonal_neg2_dyn", "tril_4x5i1_diagonal_neg1",
+)]
+
+
+def _selection_check(case: selection.Case):
+    def check(function) -> None:
+        rng = np.random.default_rng(0)
+        for batch in case.batches():
+            inputs = case.inputs(batch, rng)
+            want = case.oracle(*(selection._torch(x, e) for x, (_, e) in zip(inputs, case.operands)))
+            assert_exact(function(*inputs), selection._numpy(want, case.result[1]))
+
+    return check
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -401,4 +424,5 @@ KERNELS: list[Entry] = [
     *(("indexing", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in INDEXING),
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
+    *(("selection", c.symbol, c.function(), np.float32, _selection_check(c)) for c in SELECTION),
 ]

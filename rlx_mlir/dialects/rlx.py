@@ -23,6 +23,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import selection  # noqa: F401
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -161,11 +162,13 @@ from rlx_mlir.dialects.pool import (
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
+from rlx_mlir.dialects.selection import ClampBackwardOp, ClampOp, MaskedFillOp, TrilOp, TriuOp, WhereOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
 _IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
+_IMPORT_FAMILIES += (selection,)
 
 RANKED_FAMILIES = (
     CONV,
@@ -297,6 +300,8 @@ __all__ = [
     "ConvTranspose3dBackwardInputOp",
     "ConvTranspose3dBackwardWeightOp",
     "ConvTranspose3dOp",
+    "ClampBackwardOp",
+    "ClampOp",
     "CumsumOp",
     "DivOp",
     "ErfOp",
@@ -333,6 +338,7 @@ __all__ = [
     "MaxPool3dBackwardOp",
     "MaxPool3dGatherOp",
     "MaxPool3dOp",
+    "MaskedFillOp",
     "MaximumOp",
     "MeanOp",
     "MinimumOp",
@@ -359,5 +365,8 @@ __all__ = [
     "SubOp",
     "SumOp",
     "TanhOp",
+    "TrilOp",
+    "TriuOp",
+    "WhereOp",
     "ThresholdBackwardOp",
 ]

@@ -9,5 +9,7 @@ priority order. One tuple keeps the two passes' lists in the same order as
 from __future__ import annotations
 
 from rlx_mlir.transforms import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, scan
+from rlx_mlir.transforms import selection
 
 FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
+FAMILIES += (selection,)

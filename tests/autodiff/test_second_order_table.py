@@ -297,6 +297,8 @@ COMPOSITE = {
     "cumsum": "test_vjp_scan.py::test_cumsum_vjp_matches_pytorch (order 2)",
     "embedding": "test_vjp_indexing.py::test_embedding_vjp_matches_pytorch (order 2)",
     "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
+    **{op: "test_vjp_selection.py::test_vjp_matches_pytorch (order 2, f64)"
+       for op in ("where", "masked_fill", "clamp", "clamp_backward", "tril", "triu")},
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 
