@@ -784,6 +784,12 @@ irdl.dialect @rlx {
       "diagonal" = %diagonal
     }
   }
+  irdl.operation @cast {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"

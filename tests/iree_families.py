@@ -33,6 +33,7 @@ from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_norm_ops as norm
 from numeric import test_scan_ops as scan
+from numeric import test_creation_ops as creation
 from numeric import test_selection_ops as selection
 
 FLUSHES_SUBNORMALS = (
@@ -415,6 +416,28 @@ def _selection_check(case: selection.Case):
     return check
 
 
+# -- creation: casts between floats, to and from integers and bools (bools as i8), exact;
+# a float source holds a subnormal (1e-40), which IREE flushes.
+
+CREATION = [c for c in creation.CASES if str(c) in (
+    "cast_4x16f32_to_f64", "cast_3x16f64_to_f32_dyn", "cast_4x16f32_to_i64", "cast_4x16i64_to_f32",
+    "cast_4x16i64_to_i32", "cast_4x16f32_to_i1", "cast_4x16i1_to_f32",
+)]
+
+
+def _creation_check(case):
+    def check(function) -> None:
+        (shape, src), (_, dst) = case.operands[0], case.result
+        rng = np.random.default_rng(0)
+        for batch in case.batches():
+            x = creation._inputs(src, dst, (batch or shape[0], *shape[1:]), rng)
+            with np.errstate(all="ignore"):
+                want = case.oracle(selection._torch(x, src))
+            assert_exact(function(x), selection._numpy(want, dst))
+
+    return check
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -425,4 +448,7 @@ KERNELS: list[Entry] = [
     *ADJOINT,
     *(("scan", c.symbol, c.text(), np.float32, c.check) for c in SCAN),
     *(("selection", c.symbol, c.function(), np.float32, _selection_check(c)) for c in SELECTION),
+    *(("creation", c.symbol, c.function(), np.float32, _creation_check(c), "",
+       FLUSHES_SUBNORMALS if c.operands[0][1].startswith("f") and not c.result[1].startswith("i6") else "")
+      for c in CREATION),
 ]

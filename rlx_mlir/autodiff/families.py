@@ -5,3 +5,4 @@
 
 from rlx_mlir.autodiff import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, scan  # noqa: F401
 from rlx_mlir.autodiff import selection  # noqa: F401
+from rlx_mlir.autodiff import creation  # noqa: F401

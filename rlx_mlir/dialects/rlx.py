@@ -24,6 +24,7 @@ from xdsl.ir import Dialect
 
 from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects import selection  # noqa: F401
+from rlx_mlir.dialects import creation  # noqa: F401
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -162,6 +163,7 @@ from rlx_mlir.dialects.pool import (
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
+from rlx_mlir.dialects.creation import CastOp
 from rlx_mlir.dialects.selection import ClampBackwardOp, ClampOp, MaskedFillOp, TrilOp, TriuOp, WhereOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
@@ -169,6 +171,7 @@ from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
 _IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
 _IMPORT_FAMILIES += (selection,)
+_IMPORT_FAMILIES += (creation,)
 
 RANKED_FAMILIES = (
     CONV,
@@ -300,6 +303,7 @@ __all__ = [
     "ConvTranspose3dBackwardInputOp",
     "ConvTranspose3dBackwardWeightOp",
     "ConvTranspose3dOp",
+    "CastOp",
     "ClampBackwardOp",
     "ClampOp",
     "CumsumOp",

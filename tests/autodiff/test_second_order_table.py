@@ -299,6 +299,7 @@ COMPOSITE = {
     "embedding_backward": "test_vjp_indexing.py::test_embedding_backward_vjp_matches_pytorch (orders 2 and 3)",
     **{op: "test_vjp_selection.py::test_vjp_matches_pytorch (order 2, f64)"
        for op in ("where", "masked_fill", "clamp", "clamp_backward", "tril", "triu")},
+    "cast": "test_vjp_creation.py::test_cast_vjp_matches_pytorch (order 2, f32 <-> f64)",
 }
 """Ops checked at the second order by a test that is not a one-op `Case`."""
 
