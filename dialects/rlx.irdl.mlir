@@ -790,6 +790,28 @@ irdl.dialect @rlx {
     %result = irdl.base "!builtin.tensor"
     irdl.results(result: %result)
   }
+  irdl.operation @arange {
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %start = irdl.base "#builtin.float"
+    %end = irdl.base "#builtin.float"
+    %step = irdl.base "#builtin.float"
+    irdl.attributes {
+      "start" = %start,
+      "end" = %end,
+      "step" = %step
+    }
+  }
+  irdl.operation @full {
+    %sizes = irdl.base "!builtin.index"
+    irdl.operands(sizes: variadic %sizes)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %value = irdl.base "#builtin.float"
+    irdl.attributes {
+      "value" = %value
+    }
+  }
   irdl.operation @conv1d_backward_weight {
     %input = irdl.base "!builtin.tensor"
     %grad_output = irdl.base "!builtin.tensor"

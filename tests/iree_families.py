@@ -438,6 +438,18 @@ def _creation_check(case):
     return check
 
 
+def _created_entry(kind: str, index: int) -> Entry:
+    """An arange or full function of the creation test, checked against its PyTorch oracle."""
+    if kind == "arange":
+        text, check = creation._arange_function(index, *creation.ARANGE[index]), creation.check_arange
+    else:
+        text, check = creation._full_function(index, *creation.FULL[index]), creation.check_full
+    return ("creation", f"{kind}{index}", text, np.float32, lambda function: check(index, function))
+
+
+CREATED = [_created_entry("arange", 0), _created_entry("arange", 5), _created_entry("full", 0), _created_entry("full", 3)]
+
+
 KERNELS: list[Entry] = [
     *(("elementwise", c.symbol, c.function(), np.float32, check, "", UNARY_XFAIL.get(c.op, "")) for c, check in ELEMENTWISE),
     *ACTIVATION,
@@ -451,4 +463,5 @@ KERNELS: list[Entry] = [
     *(("creation", c.symbol, c.function(), np.float32, _creation_check(c), "",
        FLUSHES_SUBNORMALS if c.operands[0][1].startswith("f") and not c.result[1].startswith("i6") else "")
       for c in CREATION),
+    *CREATED,
 ]

@@ -47,3 +47,30 @@ func.func @bf16_to_f16(%x: tensor<4xbf16>) -> tensor<4xf16> {
   %0 = rlx.cast %x : (tensor<4xbf16>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
+
+// -----
+
+// arange: y[i] = start + step * i in f64, rounded once to the element type.
+// CHECK-LABEL: func.func @arange_f32
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%{{.*}} : tensor<10xf32>)
+// CHECK:       %[[I:.*]] = linalg.index 0 : index
+// CHECK:       arith.sitofp %{{.*}} : i64 to f64
+// CHECK:       arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK:       arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK:       arith.truncf %{{.*}} : f64 to f32
+func.func @arange_f32() -> tensor<10xf32> {
+  %0 = rlx.arange end 1.0 step 0.1 : tensor<10xf32>
+  return %0 : tensor<10xf32>
+}
+
+// -----
+
+// full: a fill of an empty tensor sized by the operand.
+// CHECK-LABEL: func.func @full_dynamic
+// CHECK:       %[[V:.*]] = arith.constant 7.000000e+00 : f32
+// CHECK:       %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x3xf32>
+// CHECK-NEXT:  linalg.fill ins(%[[V]] : f32) outs(%[[E]] : tensor<?x3xf32>) -> tensor<?x3xf32>
+func.func @full_dynamic(%n: index) -> tensor<?x3xf32> {
+  %0 = rlx.full(%n) value 7.0 : (index) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

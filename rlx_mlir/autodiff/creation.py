@@ -3,6 +3,7 @@
     y = cast(x), float -> float: x_bar = cast(y_bar) back to x's type (the derivative is 1;
     PyTorch's _to_copy backward casts the gradient back)
     to or from an integer or bool type: no gradient (the values are not differentiable)
+    arange, full: no differentiable operand (full's are index sizes)
 """
 
 from __future__ import annotations
@@ -16,3 +17,8 @@ def cast(b, op, y_bar):
     if not is_float_tensor(op.input.type):
         return (None,)
     return (b.build(rlx.CastOp, [y_bar], op.input),)
+
+
+@vjp_rule(rlx.ArangeOp, rlx.FullOp)
+def created(b, op, y_bar):
+    return tuple(None for _ in op.operands)

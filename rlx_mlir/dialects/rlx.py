@@ -163,7 +163,7 @@ from rlx_mlir.dialects.pool import (
 )
 from rlx_mlir.dialects.properties import BOOL, FLOAT_TENSOR, I1, INT, SIZES, PropertyKind
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
-from rlx_mlir.dialects.creation import CastOp
+from rlx_mlir.dialects.creation import ArangeOp, CastOp, FullOp
 from rlx_mlir.dialects.selection import ClampBackwardOp, ClampOp, MaskedFillOp, TrilOp, TriuOp, WhereOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
@@ -272,6 +272,7 @@ __all__ = [
     "AdaptiveMaxPool3dOp",
     "AddOp",
     "AddmmOp",
+    "ArangeOp",
     "AvgPool1dBackwardOp",
     "AvgPool1dOp",
     "AvgPool2dBackwardOp",
@@ -313,6 +314,7 @@ __all__ = [
     "EmbeddingBackwardOp",
     "EmbeddingOp",
     "ExpandOp",
+    "FullOp",
     "GeluBackwardOp",
     "GeluOp",
     "HardsigmoidBackwardOp",
