@@ -85,7 +85,10 @@ class ArangeOp(RlxOpBase):
     def verify_shapes(self) -> None:
         element = tensor_type(self.result).element_type
         if not is_data_element(element, bool_allowed=False):
-            raise VerifyException(f"expected a floating-point or signless integer (i8 or wider) element type, got {element}")
+            raise VerifyException(
+                "expected a floating-point or signless integer (i8 or wider) element type, "
+                f"got {element}"
+            )
         start, end, step = self.start, self.end, self.step
         if not all(math.isfinite(v) for v in (start, end, step)):
             raise VerifyException(f"expected finite start, end and step, got {start}, {end} and {step}")
@@ -95,7 +98,11 @@ class ArangeOp(RlxOpBase):
             expect_scalar_fits(name, value, element)
         length = arange_length(start, end, step, not isinstance(element, AnyFloat))
         if length < 0:
-            raise VerifyException(f"expected end - start to have the sign of step (ATen's 'upper bound and larger bound inconsistent with step sign'), got start {start}, end {end}, step {step}")
+            raise VerifyException(
+                "expected end - start to have the sign of step "
+                "(ATen's 'upper bound and larger bound inconsistent with step sign'), "
+                f"got start {start}, end {end}, step {step}"
+            )
         self.expect_result_shape((length,))
 
 
@@ -114,7 +121,10 @@ class FullOp(RlxOpBase):
     def verify_shapes(self) -> None:
         element = tensor_type(self.result).element_type
         if not is_data_element(element):
-            raise VerifyException(f"expected a floating-point, signless integer (i8 or wider) or i1 element type, got {element}")
+            raise VerifyException(
+                "expected a floating-point, signless integer (i8 or wider) or i1 element type, "
+                f"got {element}"
+            )
         if not math.isnan(self.value):
             expect_scalar_fits("value", self.value, element)
         dynamic = sum(is_dynamic(d) for d in shape_of(self.result))

@@ -70,7 +70,10 @@ def expect_scalar_fits(name: str, value: float, element: Attribute) -> None:
     width = element.width.data if isinstance(element, IntegerType) else 64
     low, high = (0, 1) if element == I1 else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
     if not math.isfinite(value) or value != int(value) or not low <= value <= high:
-        raise VerifyException(f"expected '{name}' to be an integer in [{low}, {high}] for element type {element}, got {value}")
+        raise VerifyException(
+            f"expected '{name}' to be an integer in [{low}, {high}] for element type {element}, "
+            f"got {value}"
+        )
 
 
 @rlx_op_definition
@@ -112,7 +115,10 @@ class MaskedFillOp(RlxOpBase):
         expect_scalar_fits("value", self.value, element)
         shape = shape_of(self.input)
         if broadcast_shape([shape, shape_of(self.mask)], ["input", "mask"]) != shape:
-            raise VerifyException(f"expected the mask to broadcast to the input's shape, got {self.mask.type} and {self.input.type}")
+            raise VerifyException(
+                "expected the mask to broadcast to the input's shape, "
+                f"got {self.mask.type} and {self.input.type}"
+            )
         self.expect_result_shape(shape)
 
 
@@ -169,7 +175,10 @@ class ClampBackwardOp(_ClampRange, RlxOp):
     def verify_shapes(self) -> None:
         shape = shape_of(self.input)
         if shape_of(self.grad_output) != shape:
-            raise VerifyException(f"expected the grad_output to have the input's shape, got {self.grad_output.type} and {self.input.type}")
+            raise VerifyException(
+                "expected the grad_output to have the input's shape, "
+                f"got {self.grad_output.type} and {self.input.type}"
+            )
         self.verify_bounds(tensor_type(self.input).element_type)
         self.expect_result_shape(shape)
 
@@ -187,7 +196,10 @@ class TriangleOp(RlxOpBase):
         expect_data_element_types(self, ("input", "result"))
         shape = shape_of(self.input)
         if len(shape) < 2:
-            raise VerifyException(f"expected the input to have rank at least 2 (a matrix, or a batch of them), got {self.input.type}")
+            raise VerifyException(
+                "expected the input to have rank at least 2 (a matrix, or a batch of them), "
+                f"got {self.input.type}"
+            )
         self.expect_result_shape(shape)
 
 

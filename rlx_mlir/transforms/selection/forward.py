@@ -70,7 +70,8 @@ class ClampToLinalg(RewritePattern):
     def match_and_rewrite(self, op: sel.ClampOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         low, high = op.min, op.max
-        y = elementwise(b, [op.input], shape_of(op.result), element_type_of(op.result), lambda r, x: clamped(r, x, low, high))
+        element = element_type_of(op.result)
+        y = elementwise(b, [op.input], shape_of(op.result), element, lambda r, x: clamped(r, x, low, high))
         rewriter.replace(op, [], [y])
 
 
