@@ -39,6 +39,8 @@ from numeric import test_norm_ops as norm
 from numeric import test_quantization_ops as quantization
 from numeric import test_rope_ops as rope
 from numeric import test_scan_ops as scan
+from numeric import test_creation_ops as creation
+from numeric import test_selection_ops as selection
 
 FLUSHES_SUBNORMALS = (
     "IREE's llvm-cpu code runs with subnormals flushed to zero, inputs and results (measured: "
@@ -471,6 +473,60 @@ ATTENTION = [
     attention.Case(l=6, s=70, e=8, ev=8, window=5, dynamic=True),
     attention.Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4),
     *attention.BOOL_MASK_CASES,
+# -- selection: where (broadcast, dynamic), masked_fill, clamp and its gradient, tril/triu
+# (batch, dynamic, a bool tensor); bools cross the boundary as i8, exact.
+
+_SELECTION_F32 = {str(c): c for c in selection.CASES}
+SELECTION = [_SELECTION_F32[name] for name in (
+    "where_4x1i1_3f32_0df32", "where_3x4i1_3x4f32_4f32_dyn", "masked_fill_2x4x4f32_4x4i1_value_neg1000000000_0",
+    "clamp_4x8f32_min_neg1_0_max_2_0", "clamp_backward_3x8f32_3x8f32_min_neg1_0_max_2_0_dyn",
+    "tril_2x3x4x5f32_diagonal_1", "triu_3x3x4f32_diagonal_neg2_dyn", "tril_4x5i1_diagonal_neg1",
+)]
+
+
+def _selection_check(case: selection.Case):
+    def check(function) -> None:
+        rng = np.random.default_rng(0)
+        for batch in case.batches():
+            inputs = case.inputs(batch, rng)
+            want = case.oracle(*(selection._torch(x, e) for x, (_, e) in zip(inputs, case.operands)))
+            assert_exact(function(*inputs), selection._numpy(want, case.result[1]))
+
+    return check
+
+
+# -- creation: casts between floats, to and from integers and bools (bools as i8), exact;
+# a float source holds a subnormal (1e-40), which IREE flushes.
+
+CREATION = [c for c in creation.CASES if str(c) in (
+    "cast_4x16f32_to_f64", "cast_3x16f64_to_f32_dyn", "cast_4x16f32_to_i64", "cast_4x16i64_to_f32",
+    "cast_4x16i64_to_i32", "cast_4x16f32_to_i1", "cast_4x16i1_to_f32",
+)]
+
+
+def _creation_check(case):
+    def check(function) -> None:
+        (shape, src), (_, dst) = case.operands[0], case.result
+        rng = np.random.default_rng(0)
+        for batch in case.batches():
+            x = creation._inputs(src, dst, (batch or shape[0], *shape[1:]), rng)
+            with np.errstate(all="ignore"):
+                want = case.oracle(selection._torch(x, src))
+            assert_exact(function(x), selection._numpy(want, dst))
+
+    return check
+
+
+def _created_entry(kind: str, index: int) -> Entry:
+    """An arange or full function of the creation test, checked against its PyTorch oracle."""
+    if kind == "arange":
+        text, check = creation._arange_function(index, *creation.ARANGE[index]), creation.check_arange
+    else:
+        text, check = creation._full_function(index, *creation.FULL[index]), creation.check_full
+    return ("creation", f"{kind}{index}", text, np.float32, lambda function: check(index, function))
+
+
+CREATED = [_created_entry("arange", 0), _created_entry("arange", 5), _created_entry("full", 0), _created_entry("full", 3)]
 
 
 KERNELS: list[Entry] = [
@@ -488,4 +544,9 @@ KERNELS: list[Entry] = [
     *(("quantization", c.symbol, c.function(), np.float32, lambda f, c=c: c.check({c.symbol: f})) for c in PER_CHANNEL),
     *(("attention", f"fwd_{c.symbol}", c.forward_text(), np.float32, c.check_forward) for c in ATTENTION),
     *(("attention", f"bwd_{c.symbol}", c.backward_text(), np.float32, c.check_backward) for c in ATTENTION),
+    *(("selection", c.symbol, c.function(), np.float32, _selection_check(c)) for c in SELECTION),
+    *(("creation", c.symbol, c.function(), np.float32, _creation_check(c), "",
+       FLUSHES_SUBNORMALS if c.operands[0][1].startswith("f") and not c.result[1].startswith("i6") else "")
+      for c in CREATION),
+    *CREATED,
 ]

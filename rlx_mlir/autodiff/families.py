@@ -4,3 +4,6 @@
 """
 
 from rlx_mlir.autodiff import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan  # noqa: F401
+from rlx_mlir.autodiff import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, scan  # noqa: F401
+from rlx_mlir.autodiff import selection  # noqa: F401
+from rlx_mlir.autodiff import creation  # noqa: F401

@@ -23,6 +23,9 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from rlx_mlir.dialects import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
+from rlx_mlir.dialects import selection  # noqa: F401
+from rlx_mlir.dialects import creation  # noqa: F401
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -194,11 +197,16 @@ from rlx_mlir.dialects.quantization import (
 )
 from rlx_mlir.dialects.rope import RopeBackwardOp, RopeOp
 from rlx_mlir.dialects.scan import CumsumOp, LinearScanOp
+from rlx_mlir.dialects.creation import ArangeOp, CastOp, FullOp
+from rlx_mlir.dialects.selection import ClampBackwardOp, ClampOp, MaskedFillOp, TrilOp, TriuOp, WhereOp
 from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
 _IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
+_IMPORT_FAMILIES += (selection,)
+_IMPORT_FAMILIES += (creation,)
 
 RANKED_FAMILIES = (
     CONV,
@@ -301,6 +309,7 @@ __all__ = [
     "AddmmOp",
     "AttentionBackwardOp",
     "AttentionOp",
+    "ArangeOp",
     "AvgPool1dBackwardOp",
     "AvgPool1dOp",
     "AvgPool2dBackwardOp",
@@ -333,6 +342,9 @@ __all__ = [
     "ConvTranspose3dBackwardInputOp",
     "ConvTranspose3dBackwardWeightOp",
     "ConvTranspose3dOp",
+    "CastOp",
+    "ClampBackwardOp",
+    "ClampOp",
     "CumsumOp",
     "DivOp",
     "ErfOp",
@@ -348,6 +360,7 @@ __all__ = [
     "FakeQuantizeOp",
     "FakeQuantizePerChannelBackwardOp",
     "FakeQuantizePerChannelOp",
+    "FullOp",
     "GeluBackwardOp",
     "GeluOp",
     "HardsigmoidBackwardOp",
@@ -379,6 +392,7 @@ __all__ = [
     "MaxPool3dBackwardOp",
     "MaxPool3dGatherOp",
     "MaxPool3dOp",
+    "MaskedFillOp",
     "MaximumOp",
     "MeanOp",
     "MinimumOp",
@@ -408,6 +422,9 @@ __all__ = [
     "SubOp",
     "SumOp",
     "TanhOp",
+    "TrilOp",
+    "TriuOp",
+    "WhereOp",
     "ThresholdBackwardOp",
     "AllOp",
     "AnyOp",

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -73,6 +74,7 @@ HEADER = f"""\
 # MLIR's names for the builtin bases RLX uses (xDSL names them "tensor", "array", "integer").
 MLIR_BASE_NAMES: dict[type[Attribute], str] = {
     TensorType: "!builtin.tensor",
+    IndexType: "!builtin.index",
     DenseArrayBase: "#builtin.dense_array",
     IntegerAttr: "#builtin.integer",
     FloatAttr: "#builtin.float",

@@ -76,12 +76,14 @@ def torch_order(fn, n_inputs: int, order: int):
 
 
 def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0, label: str = "",
-          positive=(), ulps: float | None = None):
+          positive=(), ulps: float | None = None, leading=(), compiled=ours):
     """Our `order`-th VJP of `@f` (whose inputs have `shapes`) against PyTorch's, within the bound.
 
     Inputs at `positive` are drawn from [0.5, 2.5) (log, sqrt). With `ulps`, the bound is
     `ulps * eps(dtype) * max|want|` per gradient: for the non-linear elementwise ops, whose
-    VJPs are short chains of roundings, and whose A has no closed form.
+    VJPs are short chains of roundings, and whose A has no closed form. `leading` are
+    arrays passed first to our function only, arguments not differentiated (a bool mask
+    as i8, which `fn` holds itself); `compiled(source, order)` builds our function.
     """
     torch_fn, n_args = torch_order(fn, len(shapes), order)
     rng = np.random.default_rng(seed)
@@ -97,7 +99,7 @@ def check(source: str, fn, shapes, dtype, order: int, selects=(), seed: int = 0,
         (rng.uniform(0.5, 2.5, s) if i in positive else rng.standard_normal(s)).astype(dtype)
         for i, s in enumerate(all_shapes)
     ]
-    got = ours(source, order)(*args)
+    got = compiled(source, order)(*leading, *args)
     got = got if isinstance(got, tuple) else (got,)
 
     def run(values):
