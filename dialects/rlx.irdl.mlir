@@ -807,6 +807,167 @@ irdl.dialect @rlx {
       "reverse" = %reverse
     }
   }
+  irdl.operation @eq {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @ne {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @lt {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @le {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @gt {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @ge {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_and {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_or {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_xor {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @logical_not {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @any {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @all {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %dims = irdl.base "#builtin.dense_array"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keepdim = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "dims" = %dims,
+      "keepdim" = %keepdim
+    }
+  }
+  irdl.operation @rope {
+    %input = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
+    }
+  }
+  irdl.operation @fake_quantize {
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_per_channel {
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @attention {
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(query: %query, key: %key, value: %value, mask: optional %mask)
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    irdl.results(output: %output, logsumexp: %logsumexp)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
+    }
+  }
   irdl.operation @where {
     %condition = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"
@@ -1629,6 +1790,79 @@ irdl.dialect @rlx {
       "stride" = %stride,
       "padding" = %padding,
       "dilation" = %dilation
+    }
+  }
+  irdl.operation @rope_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %cos = irdl.base "!builtin.tensor"
+    %sin = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, cos: %cos, sin: %sin)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %layout = irdl.base "#builtin.string"
+    irdl.attributes {
+      "layout" = %layout
+    }
+  }
+  irdl.operation @ste_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %kind = irdl.base "#builtin.string"
+    %scale = irdl.base "#builtin.float"
+    %zero_point = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "kind" = %kind,
+      "scale" = %scale,
+      "zero_point" = %zero_point,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_per_channel_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %axis = irdl.base "#builtin.integer"
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @attention_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %query = irdl.base "!builtin.tensor"
+    %key = irdl.base "!builtin.tensor"
+    %value = irdl.base "!builtin.tensor"
+    %output = irdl.base "!builtin.tensor"
+    %logsumexp = irdl.base "!builtin.tensor"
+    %mask = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, query: %query, key: %key, value: %value, output: %output, logsumexp: %logsumexp, mask: optional %mask)
+    %grad_query = irdl.base "!builtin.tensor"
+    %grad_key = irdl.base "!builtin.tensor"
+    %grad_value = irdl.base "!builtin.tensor"
+    %grad_bias = irdl.base "!builtin.tensor"
+    irdl.results(grad_query: %grad_query, grad_key: %grad_key, grad_value: %grad_value, grad_bias: optional %grad_bias)
+    %scale = irdl.base "#builtin.float"
+    %true = irdl.is true
+    %false = irdl.is false
+    %is_causal = irdl.any_of(%true, %false)
+    %window = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "scale" = %scale,
+      "is_causal" = %is_causal,
+      "window" = %window
     }
   }
   irdl.operation @clamp_backward {

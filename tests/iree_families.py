@@ -446,6 +446,7 @@ ROPE = [
     _pick(_ROPE_F32, layout="interleaved", backward=False, dynamic=True),
     _pick(_ROPE_F32, layout="rotate_half", backward=True, random_tables=True),
     _pick(_ROPE_F32, layout="interleaved", backward=True, dynamic=False, random_tables=False),
+]
 
 
 # -- quantization: fake_quantize (ties, NaN, +-inf, a dynamic batch) and each STE kind that
@@ -459,10 +460,12 @@ QUANTIZATION = [
     _pick(_QUANTIZATION_F32, op="clipped", grid="int4"),
     _pick(_QUANTIZATION_F32, op="tanh"),
     _pick(_QUANTIZATION_F32, op="hard_tanh"),
+]
 PER_CHANNEL = [
     _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=False),
     _pick(quantization.PER_CHANNEL, backward=False, dtype="f32", dynamic=True),
     _pick(quantization.PER_CHANNEL, backward=True, dtype="f32", dynamic=True),
+]
 
 # -- attention: the flash loops, forward and backward: GQA with causal and E != Ev; a
 # window over two key blocks (the padded tail) with a dynamic batch; a bias and its
@@ -473,6 +476,7 @@ ATTENTION = [
     attention.Case(l=6, s=70, e=8, ev=8, window=5, dynamic=True),
     attention.Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4),
     *attention.BOOL_MASK_CASES,
+]
 # -- selection: where (broadcast, dynamic), masked_fill, clamp and its gradient, tril/triu
 # (batch, dynamic, a bool tensor); bools cross the boundary as i8, exact.
 

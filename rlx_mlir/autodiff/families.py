@@ -3,7 +3,4 @@
 `rlx_mlir.autodiff` imports this module, so the rules are registered once the package is.
 """
 
-from rlx_mlir.autodiff import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan  # noqa: F401
-from rlx_mlir.autodiff import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, scan  # noqa: F401
-from rlx_mlir.autodiff import selection  # noqa: F401
-from rlx_mlir.autodiff import creation  # noqa: F401
+from rlx_mlir.autodiff import activation, adjoint, attention, comparison, conv, creation, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan, selection  # noqa: F401

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from rlx_mlir.dialects import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
-from rlx_mlir.dialects import activation, adjoint, conv, elementwise, indexing, layout, loss, norm, pool, scan  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
-from rlx_mlir.dialects import selection  # noqa: F401
-from rlx_mlir.dialects import creation  # noqa: F401
+from rlx_mlir.dialects import activation, adjoint, attention, comparison, conv, creation, elementwise, indexing, layout, loss, norm, pool, quantization, rope, scan, selection  # noqa: F401  (rlx.conv, rlx.pool, ... stay reachable)
 from rlx_mlir.dialects.activation import (
     GeluBackwardOp,
     GeluOp,
@@ -203,10 +200,7 @@ from rlx_mlir.dialects.windows import SPATIAL_RANKS, RankedOps, SpatialOp
 
 # The families of the PyTorch import, and the adjoints autodiff needs (col2im, the max-pool
 # gathers), each list their ops (`FORWARD_OPS`, `BACKWARD_OPS`).
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention)
-_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
-_IMPORT_FAMILIES += (selection,)
-_IMPORT_FAMILIES += (creation,)
+_IMPORT_FAMILIES = (elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention, selection, creation)
 
 RANKED_FAMILIES = (
     CONV,

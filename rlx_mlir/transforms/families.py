@@ -8,13 +8,6 @@ priority order. One tuple keeps the two passes' lists in the same order as
 
 from __future__ import annotations
 
-from rlx_mlir.transforms import activation, adjoint, attention, comparison, conv, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan
+from rlx_mlir.transforms import activation, adjoint, attention, comparison, conv, creation, elementwise, indexing, layout, loss, matmul, norm, pool, quantization, rope, scan, selection
 
-FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention)
-from rlx_mlir.transforms import activation, adjoint, conv, elementwise, indexing, layout, loss, matmul, norm, pool, scan
-from rlx_mlir.transforms import selection
-from rlx_mlir.transforms import creation
-
-FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan)
-FAMILIES += (selection,)
-FAMILIES += (creation,)
+FAMILIES = (conv, pool, matmul, elementwise, activation, norm, loss, layout, indexing, adjoint, scan, comparison, rope, quantization, attention, selection, creation)
