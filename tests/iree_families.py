@@ -469,7 +469,7 @@ PER_CHANNEL = [
 
 # -- attention: the flash loops, forward and backward: GQA with causal and E != Ev; a
 # window over two key blocks (the padded tail) with a dynamic batch; a bias and its
-# gradient; the boolean masks (which the native backend cannot store, being i1).
+# gradient; the boolean masks.
 
 ATTENTION = [
     attention.Case(h=4, hkv=2, ev=3, causal=True),

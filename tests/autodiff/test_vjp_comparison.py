@@ -3,9 +3,8 @@ mixes them with float math differentiates through the float ops alone, at the fi
 second order, against PyTorch.
 
 The loss `sum((x - y) * x)` is computed beside comparisons, logical ops and any/all of the
-same values, whose i1 results the loss does not read (their VJP clones are dead code). The
-native backend cannot run i1 buffers yet (tests/numeric/test_comparison_ops.py), so only
-the VJP function, which holds none, is compiled: `@f` itself is dropped from the module.
+same values, whose i1 results the loss does not read (their VJP clones are dead code).
+Only the VJP function is compiled: `@f` itself is dropped from the module.
 
 Bound: each gradient ((2x - y) * bar, -x * bar, and the second order's linear terms) is a
 handful of roundings, within `ULPS * eps * max|want|` of PyTorch's float64 autograd.

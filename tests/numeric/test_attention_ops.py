@@ -49,8 +49,8 @@ class Case:
     scale: float | None = None
     """None: PyTorch's default, 1/sqrt(E)."""
     mask: str = ""
-    """"bool" (an i1 mask, made in the function from a 0/1 float argument: the native
-    runtime passes no i1) or "bias" (an additive float mask, whose gradient is checked)."""
+    """"bool" (an i1 mask, made in the function from a 0/1 float argument, so that the
+    IREE kernels take floats too) or "bias" (an additive float mask, whose gradient is checked)."""
     mask_shape: tuple = ()
     """The mask's shape, broadcastable to [B, H, L, S]."""
 
@@ -246,8 +246,8 @@ BOOL_MASK_CASES = [
     Case(mask="bool", mask_shape=(5, 7)),
     Case(mask="bool", mask_shape=(2, 1, 5, 70), s=70, causal=True),
 ]
-"""Boolean masks run on IREE only (`tests/iree_families.py`): MLIR 22's native memref-to-llvm
-asserts on a store to an i1 memref, which every i1 tensor the backend materializes is."""
+"""Boolean masks: run natively (the backend stores the i1 mask as bytes) and by IREE
+(`tests/iree_families.py`)."""
 
 CASES = [
     Case(),
@@ -264,6 +264,7 @@ CASES = [
     Case(mask="bias", mask_shape=(1, 4, 5, 1), h=4, dynamic=True),
     Case(mask="bias", mask_shape=(1, 5, 70), s=70, window=4, dtype="f64"),
     Case(mask="bias", mask_shape=(2, 4, 5, 7), h=4, hkv=1),
+    *BOOL_MASK_CASES,
 ]
 
 
