@@ -38,6 +38,7 @@ SKIPPED = {
     "python -m benchmarks.run": "the benchmarks: minutes, and the bench extra",
     "python -m benchmarks.train_step": "the training-step benchmark: minutes",
     "python -m benchmarks.sequence_ops": "the sequence-op benchmark: minutes",
+    "python -m benchmarks.attention": "the attention benchmark: minutes",
 }
 
 
