@@ -83,6 +83,8 @@ class Composition:
     def kv_heads(self, value: SSAValue, like: SSAValue) -> SSAValue:
         """[B H, S, d] summed over each kv head's G query heads, as `like` [B, Hkv, S, d]."""
         d, g = like.type.get_shape()[3], self.h // self.hkv
+        if g == 1:
+            return self.b.build(rlx.ReshapeOp, [value], like)
         grouped = self.b.build(rlx.ReshapeOp, [value], self.type_(self.n, self.hkv, g, self.s, d))
         return self.b.build(rlx.SumOp, [grouped], like, dims=[2])
 
