@@ -11,7 +11,8 @@ differentiate the attention math written as RLX ops; their oracle is PyTorch's m
 backend (`SDPBackend.MATH`) differentiated by autograd, `vjp_harness.check` applied at
 orders 1 to 3, the logsumexp PyTorch's `logsumexp` of the same masked scores. Their
 bound is HIGHER_ULPS eps of each gradient's largest magnitude: the weights' relative
-error u (1 + max |s|) (|s| < 4 here) carried through a few sums of at most S E products.
+error u (1 + max |s|) (|s| < 4 here) carried through a few sums of at most S E products;
+the measured worst is about 5 eps (orders 1 and 2, f32 and f64).
 A row with no attended key (the window past the keys' end, a boolean mask's empty row)
 gives 0 at every order, as PyTorch's math backend does.
 """
@@ -28,7 +29,7 @@ from bool_masks import compile_fused, tensor, to_i1
 from numeric import test_attention_ops as att
 from vjp_harness import check, differentiated, ours
 
-HIGHER_ULPS = 512
+HIGHER_ULPS = 64
 
 CASES = [
     att.Case(h=4, hkv=2, l=5, s=7, ev=3, causal=True),
