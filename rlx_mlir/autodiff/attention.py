@@ -40,6 +40,7 @@ from xdsl.ir import Operation, SSAValue
 from rlx_mlir.autodiff.matmul import transposed
 from rlx_mlir.autodiff.rules import RULES, is_float_tensor, is_zero, vjp_rule
 from rlx_mlir.dialects import rlx
+from rlx_mlir.ir import DiagnosticError, format_location
 
 
 class Composition:
@@ -55,6 +56,12 @@ class Composition:
         n, self.h, self.l, self.e = op.query.type.get_shape()
         self.n, self.hkv, self.s, self.ev = op.value.type.get_shape()
         self.element = op.query.type.element_type
+        if self.n < 0:
+            raise DiagnosticError(
+                f"'{op.name}' op: autodiff composes the attention math of static shapes only, got a dynamic batch "
+                f"({op.query.type})",
+                format_location(op),
+            )
 
     def built(self) -> list[Operation]:
         """The ops built since this composition began, in program order."""
