@@ -25,13 +25,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from model_steps import NUMPY, imported_step
 from oracle import assert_step_matches
-from rlx_mlir.torch import export_training_step
 from step_reference import DropoutMasks, eager_step
 
 VOCAB, BLOCK, WIDTH, HEADS, LAYERS, DROPOUT = 65, 32, 64, 4, 2, 0.1
 BATCH, LENGTH = 2, 32
-NUMPY = {torch.float32: np.float32, torch.float64: np.float64}
 
 
 def eager_attention(q, k, v, dropout_p, is_causal):
@@ -120,16 +119,7 @@ def gpt_and_batch(attention_dropout=0.0):
 
 
 def our_step(model, dtype, idx, targets, masks: DropoutMasks) -> dict[str, np.ndarray]:
-    model = model.to(dtype).train()
-    step = export_training_step(model, (idx, targets), loss_fn=next_token_loss)
-    assert [tuple(m.shape) for m in step.masks] == [tuple(m.shape) for m in masks.masks], (
-        "the step's random masks are not PyTorch's dropouts in call order"
-    )
-    loss, grads, buffers = step.compile()(idx, targets, masks=masks.for_step(NUMPY[dtype]))
-    out = {"loss": np.asarray(loss)}
-    out.update({f"grad/{k}": np.asarray(v) for k, v in grads.items()})
-    out.update({f"buffer/{k}": np.asarray(v) for k, v in buffers.items()})
-    return out
+    return imported_step(model.to(dtype).train(), dtype, idx, targets, masks, loss_fn=next_token_loss)
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
