@@ -16,6 +16,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from rlx_mlir.torch import export_training_step
+from rlx_mlir.torch.errors import UnsupportedGraph
 from test_importer_numerics import ParameterOp, check_step
 
 aten = torch.ops.aten
@@ -94,3 +96,14 @@ def test_transformer_ops_applied_to_a_parameter_match_pytorch(case, dtype):
     torch.manual_seed(0)
     model = ParameterOp(shape, op, *weights)
     check_step(model, torch.zeros(shape[0]), torch.tensor([1, 0]), dtype=dtype)
+
+
+def test_dropout_inside_the_flash_kernel_is_refused():
+    """`rlx.attention` has no dropout; F.scaled_dot_product_attention sends dropout to its math
+    path, so only a direct call of the kernel with dropout_p > 0 meets the refusal."""
+    def flash_with_dropout(w, k, v):
+        return aten._scaled_dot_product_flash_attention_for_cpu(heads(w), heads(k), heads(v), 0.1, True)[0]
+
+    model = ParameterOp((2, 24), flash_with_dropout, (2, 24), (2, 24)).double()
+    with pytest.raises(UnsupportedGraph, match="dropout_p=0.1 inside the flash kernel"):
+        export_training_step(model, (torch.zeros(2), torch.tensor([1, 0])))
