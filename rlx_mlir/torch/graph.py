@@ -110,6 +110,7 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             program = torch.export.export(TrainStep(model, loss_fn), (x, target), dynamic_shapes=dynamic_shapes)
+            _drop_tied_aliases(program, model)
             forward = program.run_decompositions(table)
     except UnsupportedGraph:
         raise
@@ -130,6 +131,41 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
         module, signature = _copy_graph_module_and_signature(joint)
         _remove_detach_pass(module, signature)
     return _read_signature(module.graph, signature, joint.constants, _provenance(forward.graph, module.graph))
+
+
+def _drop_tied_aliases(program, model) -> None:
+    """One placeholder per tied parameter (a GPT head tied to its token embedding:
+    `lm_head.weight` is `wte.weight`). torch.export lists each name as a parameter of its
+    own but traces every use through one of them; the others, unused, would have no
+    gradient, which the joint trace refuses. They are removed, and the used one is named
+    as `model.named_parameters()` names the parameter, so its gradient, the sum over every
+    use, comes under that one name."""
+    first_name: dict[int, str] = {}
+    for name, parameter in model.named_parameters(remove_duplicate=False):
+        first_name.setdefault(id(parameter), MODEL_PREFIX + name)
+    canonical = {MODEL_PREFIX + name: first_name[id(p)] for name, p in model.named_parameters(remove_duplicate=False)}
+    placeholders = {node.name: node for node in program.graph.nodes if node.op == "placeholder"}
+    specs = [spec for spec in program.graph_signature.input_specs if spec.kind == InputKind.PARAMETER]
+    groups: dict[str, list] = defaultdict(list)
+    for spec in specs:
+        groups[canonical.get(spec.target, spec.target)].append(spec)
+    changed = False
+    for name, group in groups.items():
+        used = [spec for spec in group if placeholders[spec.arg.name].users]
+        if len(group) == 1 or len(used) != 1:
+            continue
+        for spec in group:
+            if spec is not used[0]:
+                program.graph.erase_node(placeholders[spec.arg.name])
+                program.graph_signature.input_specs.remove(spec)
+        tensor = program._state_dict.pop(used[0].target)
+        for spec in group:
+            program._state_dict.pop(spec.target, None)
+        used[0].target = name
+        program._state_dict[name] = tensor
+        changed = True
+    if changed:
+        program.graph_module.recompile()
 
 
 def _read_signature(graph, signature, constant_values, provenance) -> JointGraph:

@@ -80,9 +80,13 @@ def pytorch_steps(name: str, masks_type: type[DropoutMasks] = DropoutMasks, size
 
 
 def our_step(name: str, dtype: torch.dtype, x, target, masks: DropoutMasks) -> dict[str, np.ndarray]:
-    model = models.build(name, dtype)
-    x = x.to(dtype)
-    step = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
+    return imported_step(models.build(name, dtype), dtype, x.to(dtype), target, masks)
+
+
+def imported_step(model, dtype: torch.dtype, x, target, masks: DropoutMasks, loss_fn=F.cross_entropy
+                  ) -> dict[str, np.ndarray]:
+    """Our step of `model` (already in `dtype`), run on PyTorch's dropout masks, keyed as `eager_step`'s."""
+    step = rlx_torch.export_training_step(model, (x, target), loss_fn=loss_fn)
     assert [tuple(m.shape) for m in step.masks] == [tuple(m.shape) for m in masks.masks], (
         "the step's random masks are not PyTorch's random ops in call order"
     )

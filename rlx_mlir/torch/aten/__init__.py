@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rlx_mlir.torch.aten import (
     activation,
+    attention,
     comparison,
     conv,
     creation,
@@ -28,6 +29,7 @@ from rlx_mlir.torch.aten import (
     norm,
     pool,
     random_masks,
+    selection,
     strided,
 )
 from rlx_mlir.torch.aten.table import merged
@@ -46,6 +48,8 @@ CONVERTERS = merged(
     loss.CONVERTERS,
     indexing.CONVERTERS,
     comparison.CONVERTERS,
+    selection.CONVERTERS,
+    attention.CONVERTERS,
 )
 
 SUPPORTED = frozenset(CONVERTERS)
