@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i1
 
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import _numpy_dtype
@@ -100,7 +100,9 @@ def _constant_array(op: arith.ConstantOp) -> np.ndarray:
     attr, type_ = op.value, op.result.type
     if not (isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(type_, TensorType)):
         raise InternalError(f"a kernel graph constant must be a dense tensor, got {attr}")
-    dtype = _numpy_dtype(type_.element_type)
+    # A bool constant is a NumPy bool array: kernels take boolean tensors as bools
+    # (`backend.boolean_storage`), which `_numpy_dtype` of i1 alone does not say.
+    dtype = np.dtype(np.bool_) if type_.element_type == i1 else _numpy_dtype(type_.element_type)
     values = attr.get_values()
     shape = tuple(type_.get_shape())
     if len(values) == 1:

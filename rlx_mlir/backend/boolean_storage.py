@@ -144,9 +144,10 @@ def _retype_constant(op: arith.ConstantOp) -> None:
 
 
 def _ins_outs(op: Operation) -> tuple[list[SSAValue], list[SSAValue]]:
-    if isinstance(op, linalg.ReduceOp):
-        return [op.input], [op.init]
-    return list(op.inputs), list(op.outputs)
+    """A structured op on tensors: its last operands are its inits, one per result, and its
+    body's arguments are its operands' elements in order (whatever each op calls them)."""
+    operands, inits = list(op.operands), len(op.results)
+    return operands[: len(operands) - inits], operands[len(operands) - inits:]
 
 
 def _retype_body(op: Operation) -> None:

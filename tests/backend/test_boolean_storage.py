@@ -69,3 +69,13 @@ def test_the_lowered_linalg_keeps_i1():
     compile_rlx(module)
     text = module_text(module)
     assert "xi1>" in text and "rlx_mlir.boolean" not in text
+
+
+def test_bool_constants_between_kernels():
+    """A step compiled as a graph of kernels (`outline=True`) passes its bool constants to
+    the kernels as NumPy bools."""
+    x = np.array([[True, True, False], [True, False, True]])
+    rows, cols = compile_rlx(ANY_OF_CONSTANT, outline=True)["f"](x)
+    c = torch.tensor([[True, False, False], [False, False, True]])
+    np.testing.assert_array_equal(rows, torch.any(torch.from_numpy(x) & c, dim=1).numpy())
+    np.testing.assert_array_equal(cols, torch.all(torch.from_numpy(x), dim=0, keepdim=True).numpy())

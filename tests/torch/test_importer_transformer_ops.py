@@ -41,10 +41,7 @@ SELECTION_CASES = {
     "where-scalar-other": ((2, 5), lambda w: torch.where(w > 0, w, 0.25), []),
     "where-scalar-self": ((2, 5), lambda w: torch.where(w > 0, -1.0, w), []),
     "masked_fill": ((2, 5), lambda w: w.masked_fill(w < 0, -2.0), []),
-    "masked_fill-tensor": pytest.param(
-        ((2, 5), lambda w, v: w.masked_fill(w < 0, v.sum()), [(1,)]),
-        marks=pytest.mark.xfail(strict=True, reason="the native backend's bool storage rewrite "
-                                "(store_booleans_as_bytes) does not know linalg.broadcast")),
+    "masked_fill-tensor": ((2, 5), lambda w, v: w.masked_fill(w < 0, v.sum()), [(1,)]),
     "causal-mask-softmax": (
         (2, 3, 3), lambda w: w.masked_fill(~torch.ones(3, 3, dtype=torch.bool, device=w.device).tril(),
                                            float("-inf")).softmax(-1), []),
