@@ -18,6 +18,10 @@ which PyTorch rejects and compiled code cannot, nothing is read or written out o
 Order: with `accumulate`, repeated positions add their values in ascending order of b (the
 row-major order of B), so the result never depends on thread timing. Without it, PyTorch
 leaves the winner of repeated positions undefined; here the last in that order wins.
+
+Upstream mlir-opt with `dialects/rlx.irdl.mlir` binds one type to every value of a
+variadic operand, so it accepts these ops only where the index tensors share one type;
+rlx-opt accepts any that broadcast together.
 """
 
 from __future__ import annotations
