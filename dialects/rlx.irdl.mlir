@@ -778,6 +778,27 @@ irdl.dialect @rlx {
       "value" = %value
     }
   }
+  irdl.operation @index {
+    %input = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, indices: variadic %indices)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+  irdl.operation @index_put {
+    %input = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    %values = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, indices: variadic %indices, values: %values)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %true = irdl.is true
+    %false = irdl.is false
+    %accumulate = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "accumulate" = %accumulate
+    }
+  }
   irdl.operation @linear_scan {
     %coefficients = irdl.base "!builtin.tensor"
     %input = irdl.base "!builtin.tensor"

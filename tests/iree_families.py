@@ -32,6 +32,7 @@ from numeric import test_attention_ops as attention
 from numeric import test_elementwise_ops as elem
 from numeric import test_gather_scatter_ops as gather_scatter
 from numeric import test_indexing_ops as indexing
+from numeric import test_index_put_ops as index_put
 from numeric import test_layout_ops as layout
 from numeric import test_loss_ops as loss
 from numeric import test_group_norm_ops as group_norm
@@ -321,6 +322,15 @@ INDEXING += [
     _pick(_GATHER_SCATTER_F32, op="scatter_add", dim=1, input=(2, 5, 3)),
     _pick(_GATHER_SCATTER_F32, op="scatter_add", dynamic=True),
     _pick(_GATHER_SCATTER_F32, op="scatter_add", out_of_range=True),
+]
+# index and index_put: broadcast indices, a dynamic batch, out-of-range indices, last write wins.
+_INDEX_PUT_F32 = [c for c in index_put.CASES if c.dtype == "f32"]
+INDEXING += [
+    _pick(_INDEX_PUT_F32, op="index", input=(4, 5, 3)),
+    _pick(_INDEX_PUT_F32, op="index", dynamic=True),
+    _pick(_INDEX_PUT_F32, op="index_put", accumulate=True, input=(4, 5, 3)),
+    _pick(_INDEX_PUT_F32, op="index_put", accumulate=True, dynamic=True),
+    _pick(_INDEX_PUT_F32, op="index_put", accumulate=False, out_of_range=True),
 ]
 
 

@@ -82,29 +82,29 @@ func.func @gather_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x4xi64>) -> tensor<?x
 // -----
 
 // scatter_add along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3] and src [2, 4, 3]:
-//   y[a, q, c] = x[a, q, c] + sum_{m < 4} (index[a, m, c] == q) ? src[a, m, c] : 0   for c < 2
-// A gather-form reduction over the part of x the index covers (no scatter, no atomics: each
-// y element sums its terms in ascending m) into zeros, added to that part and inserted
-// back into x (a fresh tensor: IREE refuses to update a function argument in place).
+//   y = x;  for p in the index's shape (row-major):  y[p with p[1] := t] += 0 <= t < 5 ? src[p] : 0,   t = index[p]
+// One ordered scf.for over the index's 16 elements (linear in it; no atomics), p
+// delinearized from the loop index: the terms of one y element meet in ascending p[1], and
+// the loop-carried y is updated through one-element slices.
 // CHECK-LABEL: func.func @scatter_add_middle
-// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x5x2xf32>
-// CHECK:       %[[S:.*]] = tensor.extract_slice %s[0, 0, 0] [2, 4, 2] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x4x2xf32>
-// CHECK:       %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x5x2xf32>)
-// CHECK:       %[[SUMS:.*]] = linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:    ins(%t, %[[S]] : tensor<2x4x2xi64>, tensor<2x4x2xf32>) outs(%[[ZERO]] : tensor<2x5x2xf32>)
-// CHECK:       ^bb0(%[[T:.*]]: i64, %[[V:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK:         %[[Q:.*]] = linalg.index 1 : index
-// CHECK:         %[[Q64:.*]] = arith.index_cast %[[Q]] : index to i64
-// CHECK:         %[[MATCH:.*]] = arith.cmpi eq, %[[T]], %[[Q64]] : i64
-// CHECK:         %[[TERM:.*]] = arith.select %[[MATCH]], %[[V]], %{{.*}} : f32
-// CHECK:         %[[SUM:.*]] = arith.addf %[[ACC]], %[[TERM]] fastmath<reassoc> : f32
-// CHECK:         linalg.yield %[[SUM]] : f32
-// CHECK:       %[[Y:.*]] = linalg.generic
-// CHECK-SAME:    ins(%[[R]], %[[SUMS]] : tensor<2x5x2xf32>, tensor<2x5x2xf32>)
-// CHECK:         arith.addf
-// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x2xf32> into tensor<2x5x3xf32>
+// CHECK:       scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %x) -> (tensor<2x5x3xf32>)
+// CHECK:         %[[C:.*]] = arith.remui %[[I]], %{{.*}} : index
+// CHECK:         %[[IM:.*]] = arith.divui %[[I]], %{{.*}} : index
+// CHECK:         %[[M:.*]] = arith.remui %[[IM]], %{{.*}} : index
+// CHECK:         %[[A:.*]] = arith.divui %[[IM]], %{{.*}} : index
+// CHECK:         %[[T:.*]] = tensor.extract %t[%[[A]], %[[M]], %[[C]]] : tensor<2x4x2xi64>
+// CHECK:         %[[P:.*]] = arith.index_cast %[[T]] : i64 to index
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult, %[[P]], %{{.*}} : index
+// CHECK:         %[[SAFE:.*]] = arith.select %[[INSIDE]], %[[P]], %{{.*}} : index
+// CHECK:         %[[CELL:.*]] = tensor.extract_slice %[[ACC]][%[[A]], %[[SAFE]], %[[C]]] [1, 1, 1] [1, 1, 1]
+// CHECK:         %[[CUR:.*]] = tensor.extract %[[CELL]]
+// CHECK:         %[[V:.*]] = tensor.extract %s[%[[A]], %[[M]], %[[C]]] : tensor<2x4x3xf32>
+// CHECK:         %[[TERM:.*]] = arith.select %[[INSIDE]], %[[V]], %{{.*}} : f32
+// CHECK:         %[[SUM:.*]] = arith.addf %[[CUR]], %[[TERM]] : f32
+// CHECK:         %[[NEW:.*]] = tensor.from_elements %[[SUM]] : tensor<1x1x1xf32>
+// CHECK:         %[[Y:.*]] = tensor.insert_slice %[[NEW]] into %[[ACC]][%[[A]], %[[SAFE]], %[[C]]] [1, 1, 1] [1, 1, 1]
+// CHECK:         scf.yield %[[Y]] : tensor<2x5x3xf32>
+// CHECK-NOT:   linalg.generic
 // CHECK-NOT:   rlx.
 func.func @scatter_add_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
   %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
@@ -113,15 +113,13 @@ func.func @scatter_add_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: 
 
 // -----
 
-// An index covering the input outside `dim` (and src of its shape) needs no slice: the
-// reduction accumulates into x itself.
+// Along dim 0: one loop over the index's 9 * 5 elements, from x itself.
 // CHECK-LABEL: func.func @scatter_add_rows
-// CHECK-NOT:   tensor.extract_slice
-// CHECK:       linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:    ins(%t, %s : tensor<9x5xi64>, tensor<9x5xf32>) outs(%x : tensor<4x5xf32>)
-// CHECK-NOT:   tensor.insert_slice
+// CHECK:       %[[N:.*]] = arith.muli
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%{{.*}} = %x) -> (tensor<4x5xf32>)
+// CHECK:         tensor.extract %t[%{{.*}}, %{{.*}}] : tensor<9x5xi64>
+// CHECK:         tensor.insert_slice
+// CHECK-NOT:   scf.for
 func.func @scatter_add_rows(%x: tensor<4x5xf32>, %t: tensor<9x5xi64>, %s: tensor<9x5xf32>) -> tensor<4x5xf32> {
   %z = rlx.scatter_add %x, %t, %s dim 0 : (tensor<4x5xf32>, tensor<9x5xi64>, tensor<9x5xf32>) -> tensor<4x5xf32>
   return %z : tensor<4x5xf32>
@@ -129,16 +127,12 @@ func.func @scatter_add_rows(%x: tensor<4x5xf32>, %t: tensor<9x5xi64>, %s: tensor
 
 // -----
 
-// A dynamic batch: the covered part's batch is the index's, read once with tensor.dim.
+// A dynamic batch: the loop runs to the index's batch (read once with tensor.dim) times 6.
 // CHECK-LABEL: func.func @scatter_add_dynamic
 // CHECK:       %[[B:.*]] = tensor.dim %t, %{{.*}} : tensor<?x6xi64>
-// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0] [%[[B]], 4] [1, 1] : tensor<?x4xf64> to tensor<?x4xf64>
-// CHECK:       %[[S:.*]] = tensor.extract_slice %s[0, 0] [%[[B]], 6] [1, 1] : tensor<?x6xf64> to tensor<?x6xf64>
-// CHECK:       %[[SUMS:.*]] = linalg.generic
-// CHECK-SAME:    ins(%t, %[[S]] : tensor<?x6xi64>, tensor<?x6xf64>) outs(%{{.*}} : tensor<?x4xf64>)
-// CHECK:       %[[Y:.*]] = linalg.generic
-// CHECK-SAME:    ins(%[[R]], %[[SUMS]] : tensor<?x4xf64>, tensor<?x4xf64>)
-// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0] [%{{.*}}, 4] [1, 1] : tensor<?x4xf64> into tensor<?x4xf64>
+// CHECK:       %[[N:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%{{.*}} = %x) -> (tensor<?x4xf64>)
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] [1, 1] [1, 1] : tensor<1x1xf64> into tensor<?x4xf64>
 func.func @scatter_add_dynamic(%x: tensor<?x4xf64>, %t: tensor<?x6xi64>, %s: tensor<?x6xf64>) -> tensor<?x4xf64> {
   %z = rlx.scatter_add %x, %t, %s dim 1 : (tensor<?x4xf64>, tensor<?x6xi64>, tensor<?x6xf64>) -> tensor<?x4xf64>
   return %z : tensor<?x4xf64>
@@ -178,27 +172,21 @@ func.func @index_select_rows(%x: tensor<?x3xf32>, %t: tensor<?xi64>) -> tensor<?
 
 // -----
 
-// scatter along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3]: the last
-// write wins, found as an unsigned max (the same in any reduction order):
-//   last[a, q, c] = max_m (index[a, m, c] == q ? m + 1 : 0)
-//   y[a, q, c] = last != 0 ? src[a, last - 1, c] : x[a, q, c]          for c < 2
+// scatter along a middle dim, the index [2, 4, 2] smaller than the input [2, 5, 3]:
+// scatter_add's loop, writing src[p] where the index is inside (select, no add), so the
+// last write along dim 1 wins:
+//   y = x;  for p (row-major):  y[p with p[1] := t] = 0 <= t < 5 ? src[p] : y[...]
 // CHECK-LABEL: func.func @scatter_middle
-// CHECK:       %[[R:.*]] = tensor.extract_slice %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x5x2xf32>
-// CHECK:       %[[NONE:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<2x5x2xi64>)
-// CHECK:       %[[LAST:.*]] = linalg.generic
-// CHECK-SAME:    indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:    ins(%t : tensor<2x4x2xi64>) outs(%[[NONE]] : tensor<2x5x2xi64>)
-// CHECK:         %[[Q:.*]] = linalg.index 1 : index
-// CHECK:         %[[MATCH:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
-// CHECK:         %[[M:.*]] = linalg.index 3 : index
-// CHECK:         arith.maxui
-// CHECK:       %[[Y:.*]] = linalg.generic
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%[[LAST]], %[[R]] : tensor<2x5x2xi64>, tensor<2x5x2xf32>)
-// CHECK:         %[[WRITTEN:.*]] = arith.cmpi ne
-// CHECK:         tensor.extract %s
-// CHECK:       tensor.insert_slice %[[Y]] into %x[0, 0, 0] [2, 5, 2] [1, 1, 1] : tensor<2x5x2xf32> into tensor<2x5x3xf32>
+// CHECK:       scf.for %{{.*}} iter_args(%[[ACC:.*]] = %x)
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult
+// CHECK:         %[[SAFE:.*]] = arith.select %[[INSIDE]]
+// CHECK:         %[[CELL:.*]] = tensor.extract_slice %[[ACC]][%{{.*}}, %[[SAFE]], %{{.*}}] [1, 1, 1] [1, 1, 1]
+// CHECK:         %[[CUR:.*]] = tensor.extract %[[CELL]]
+// CHECK:         %[[V:.*]] = tensor.extract %s
+// CHECK:         %[[W:.*]] = arith.select %[[INSIDE]], %[[V]], %[[CUR]] : f32
+// CHECK:         %[[NEW:.*]] = tensor.from_elements %[[W]]
+// CHECK:         tensor.insert_slice %[[NEW]] into %[[ACC]][%{{.*}}, %[[SAFE]], %{{.*}}] [1, 1, 1] [1, 1, 1]
+// CHECK-NOT:   linalg.generic
 // CHECK-NOT:   rlx.
 func.func @scatter_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
   %y = rlx.scatter %x, %t, %s dim 1 : (tensor<2x5x3xf32>, tensor<2x4x2xi64>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
@@ -207,16 +195,12 @@ func.func @scatter_middle(%x: tensor<2x5x3xf32>, %t: tensor<2x4x2xi64>, %s: tens
 
 // -----
 
-// scatter_value writes the constant where some position writes; no src is read.
+// scatter_value writes the constant where the index is inside; no src is read.
 // CHECK-LABEL: func.func @scatter_value_rows
-// CHECK-NOT:   tensor.extract_slice
-// CHECK:       %[[LAST:.*]] = linalg.generic
-// CHECK-SAME:    ins(%t : tensor<6x5xi64>)
-// CHECK:       linalg.generic
-// CHECK-SAME:    ins(%[[LAST]], %x : tensor<4x5xi64>, tensor<4x5xf32>)
+// CHECK:       scf.for %{{.*}} iter_args(%{{.*}} = %x) -> (tensor<4x5xf32>)
 // CHECK:         %[[C:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK:         arith.select %{{.*}}, %[[C]], %{{.*}} : f32
-// CHECK-NOT:   tensor.extract
+// CHECK:         %[[W:.*]] = arith.select %{{.*}}, %[[C]], %{{.*}} : f32
+// CHECK:         tensor.from_elements %[[W]]
 // CHECK-NOT:   rlx.
 func.func @scatter_value_rows(%x: tensor<4x5xf32>, %t: tensor<6x5xi64>) -> tensor<4x5xf32> {
   %y = rlx.scatter_value %x, %t dim 0 value 1.5 : (tensor<4x5xf32>, tensor<6x5xi64>) -> tensor<4x5xf32>

@@ -215,3 +215,57 @@ func.func @scatter_value_index_larger(%x: tensor<4x5xf32>, %t: tensor<3x6xi64>) 
   %y = rlx.scatter_value %x, %t dim 0 value 0.0 : (tensor<4x5xf32>, tensor<3x6xi64>) -> tensor<4x5xf32>
   return
 }
+
+// -----
+
+// index takes at most one index tensor per dim of the input.
+func.func @index_too_many_indices(%x: tensor<4xf32>, %i: tensor<2xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index' op expected 1 to 1 index tensors (one per leading dim of the input), got 2
+  %y = rlx.index %x[%i, %i] : (tensor<4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// The index tensors broadcast together.
+func.func @index_indices_not_broadcast(%x: tensor<4x5xf32>, %i: tensor<2xi64>, %j: tensor<3xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index' op expected the index tensors to broadcast together, got sizes [2, 3] in dim -1 (from the right)
+  %y = rlx.index %x[%i, %j] : (tensor<4x5xf32>, tensor<2xi64>, tensor<3xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// index's result: the indices' broadcast shape, then the unindexed dims.
+func.func @index_result_shape(%x: tensor<4x5xf32>, %i: tensor<2xi64>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index' op expected the result to be tensor<2x5xf32> (the indices' broadcast shape, then the input's unindexed dims), got tensor<2x4xf32>
+  %y = rlx.index %x[%i] : (tensor<4x5xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// The index tensors are i64.
+func.func @index_i32(%x: tensor<4x5xf32>, %i: tensor<2xi32>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index' op expected positions of element type i64, got i32
+  %y = rlx.index %x[%i] : (tensor<4x5xf32>, tensor<2xi32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+// index_put's values broadcast to the indexed shape.
+func.func @index_put_values_shape(%x: tensor<4x5xf32>, %i: tensor<2xi64>, %v: tensor<3xf32>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index_put' op expected the values to broadcast to tensor<2x5> (the indices' broadcast shape, then the input's unindexed dims), got tensor<3xf32>
+  %y = rlx.index_put %x[%i], %v : (tensor<4x5xf32>, tensor<2xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// index_put's result has the input's type.
+func.func @index_put_result(%x: tensor<4x5xf32>, %i: tensor<2xi64>, %v: tensor<5xf32>) {
+  // CHECK: {{.*}}indexing-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.index_put' op expected the result to have the input's type tensor<4x5xf32>, got tensor<4x6xf32>
+  %y = rlx.index_put %x[%i], %v : (tensor<4x5xf32>, tensor<2xi64>, tensor<5xf32>) -> tensor<4x6xf32>
+  return
+}

@@ -84,3 +84,22 @@ func.func @scatter_forms(%x: tensor<4x5xf32>, %t: tensor<3x5xi64>, %s: tensor<3x
   %z = rlx.scatter_value %x, %t dim 1 value 1.5 : (tensor<4x5xf32>, tensor<3x5xi64>) -> tensor<4x5xf32>
   return %y, %z : tensor<4x5xf32>, tensor<4x5xf32>
 }
+
+// index and index_put: the index tensors in brackets; accumulate false (the default) is
+// left out when printed. The index tensors share one type here: upstream IRDL binds one
+// type to every value of a variadic operand (broadcast ones: convert-rlx-to-linalg/indexing-advanced.mlir).
+// CHECK-LABEL: func.func @advanced_indexing
+// CHECK:       rlx.index %{{.*}}[%{{.*}}, %{{.*}}] : (tensor<4x5x3xf32>, tensor<6xi64>, tensor<6xi64>) -> tensor<6x3xf32>
+// CHECK:       rlx.index_put %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} accumulate true : (tensor<4x5x3xf32>, tensor<6xi64>, tensor<6xi64>, tensor<3xf32>) -> tensor<4x5x3xf32>
+// CHECK:       rlx.index_put %{{.*}}[%{{.*}}], %{{.*}} : (tensor<?x3xf32>, tensor<?xi64>, tensor<f32>) -> tensor<?x3xf32>
+// GENERIC-LABEL: sym_name = "advanced_indexing"
+// GENERIC:     "rlx.index"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x5x3xf32>, tensor<6xi64>, tensor<6xi64>) -> tensor<6x3xf32>
+// GENERIC:     "rlx.index_put"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{accumulate = true}>
+// GENERIC:     "rlx.index_put"(%{{.*}}, %{{.*}}, %{{.*}}) <{accumulate = false}>
+func.func @advanced_indexing(%x: tensor<4x5x3xf32>, %i: tensor<6xi64>, %j: tensor<6xi64>, %v: tensor<3xf32>,
+                             %d: tensor<?x3xf32>, %k: tensor<?xi64>, %s: tensor<f32>) -> (tensor<6x3xf32>, tensor<4x5x3xf32>, tensor<?x3xf32>) {
+  %y = rlx.index %x[%i, %j] : (tensor<4x5x3xf32>, tensor<6xi64>, tensor<6xi64>) -> tensor<6x3xf32>
+  %z = rlx.index_put %x[%i, %j], %v accumulate true : (tensor<4x5x3xf32>, tensor<6xi64>, tensor<6xi64>, tensor<3xf32>) -> tensor<4x5x3xf32>
+  %w = rlx.index_put %d[%k], %s : (tensor<?x3xf32>, tensor<?xi64>, tensor<f32>) -> tensor<?x3xf32>
+  return %y, %z, %w : tensor<6x3xf32>, tensor<4x5x3xf32>, tensor<?x3xf32>
+}

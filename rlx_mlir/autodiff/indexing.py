@@ -1,10 +1,17 @@
-"""VJP rules of the embedding and its gradient, gather and scatter_add.
+"""VJP rules of the indexing family: the embedding and its gradient, gather, the scatters, index and index_put.
 
     y = gather(x, t):          x_bar = scatter_add(0, t, y_bar)
     y = scatter_add(x, t, s):  x_bar = y_bar,  s_bar = gather(y_bar, t) (zeros beyond the index's extent)
     y = scatter(x, t, s):      x_bar = scatter_value(y_bar, t, 0),  s_bar = gather(y_bar, t) (as scatter_add's)
     y = scatter_value(x, t):   x_bar = scatter_value(y_bar, t, 0)
     y = index_select(x, t):    x_bar = scatter_add(0, T, y_bar),  T = t along dim, expanded to y's shape
+    y = index(x, I):           x_bar = index_put(0, I, y_bar, accumulate)
+    y = index_put(x, I, v):    x_bar = y_bar (accumulate) or index_put(y_bar, I, 0) (the written positions zeroed),
+                               v_bar = index(y_bar, I), summed to v's shape where v was broadcast
+
+index and index_put (in v, with accumulate) are each other's adjoint as gather and
+scatter_add are, out-of-range positions included. Without accumulate, a repeated position
+keeps only its last write in y, yet every repeat gets index(y_bar, I) as PyTorch's.
 
 gather and scatter_add (in src) are each other's adjoint: <gather(x, t), g> sums
 x[p|t[p]] g[p] over p, and so does <x, scatter_add(0, t, g)>; an out-of-range index is 0 in
@@ -31,10 +38,12 @@ multiplies by q, stays finite. The indices (integers) get no cotangent.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
 
 from rlx_mlir.autodiff.rules import vjp_rule
 from rlx_mlir.dialects import rlx
 from rlx_mlir.dialects.indexing import NO_PADDING
+from rlx_mlir.dialects.indexing.advanced import broadcast_shapes
 from rlx_mlir.ir import DiagnosticError, format_location
 
 
@@ -122,3 +131,29 @@ def index_select(b, op, y_bar):
     if tuple(shape) != along.get_shape():
         spread = b.build(rlx.ExpandOp, [spread], TensorType(op.index.type.element_type, shape))
     return b.like(op, rlx.ScatterAddOp, [b.zeros(op.input.type), spread, y_bar], op.input), None
+
+
+def _index(b, op, source: SSAValue) -> SSAValue:
+    """index(source, I) at op's indices: [*B, *source.shape[k:]] (B the indices' broadcast shape)."""
+    k = len(op.indices)
+    batch = broadcast_shapes([tuple(index.type.get_shape()) for index in op.indices], "index tensors")
+    indexed = TensorType(source.type.element_type, [*batch, *source.type.get_shape()[k:]])
+    return b.build(rlx.IndexOp, [source, list(op.indices)], indexed)
+
+
+@vjp_rule(rlx.IndexOp)
+def index(b, op, y_bar):
+    """y = index(x, I): x_bar = index_put(0, I, y_bar, accumulate) (a zero input needs its static shape)."""
+    x_bar = b.build(rlx.IndexPutOp, [b.zeros(op.input.type), list(op.indices), y_bar], op.input, accumulate=True)
+    return (x_bar, *(None for _ in op.indices))
+
+
+@vjp_rule(rlx.IndexPutOp)
+def index_put(b, op, y_bar):
+    """y = x with v put (or added) at I: x_bar = y_bar, or y_bar zeroed where written
+    (index_put of a 0-d zero without accumulate); v_bar = index(y_bar, I) summed to v's shape."""
+    x_bar = y_bar
+    if not op.accumulate:
+        zero = b.zeros(TensorType(y_bar.type.element_type, []))
+        x_bar = b.build(rlx.IndexPutOp, [y_bar, list(op.indices), zero], op.input, accumulate=False)
+    return (x_bar, *(None for _ in op.indices), b.sum_to(_index(b, op, y_bar), op.values))

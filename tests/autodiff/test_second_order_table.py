@@ -312,6 +312,9 @@ COMPOSITE = {
     "index_select": "test_vjp_gather_scatter.py::test_index_select_vjp_matches_pytorch (orders 2 and 3)",
     "scatter": "test_vjp_gather_scatter.py::test_scatter_vjp_matches_pytorch (orders 2 and 3)",
     "scatter_value": "test_vjp_gather_scatter.py::test_scatter_value_vjp_matches_pytorch (order 2)",
+    "index": "test_vjp_index_put.py::test_index_vjp_matches_pytorch (orders 2 and 3)",
+    "index_put": "test_vjp_index_put.py::test_index_put_accumulate_vjp_matches_pytorch, "
+                 "test_index_put_vjp_matches_pytorch (orders 2 and 3)",
     **{op: "test_vjp_selection.py::test_vjp_matches_pytorch (order 2, f64)"
        for op in ("where", "masked_fill", "clamp", "clamp_backward", "tril", "triu")},
     "cast": "test_vjp_creation.py::test_cast_vjp_matches_pytorch (order 2, f32 <-> f64)",

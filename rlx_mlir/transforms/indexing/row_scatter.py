@@ -57,11 +57,14 @@ def scatter_add_rows(
     rows: SSAValue,
     skip: int | None = None,
     scale: SSAValue | None = None,
+    replace: bool = False,
 ) -> SSAValue:
     """`into` [V, *D] with rows[i] ([N, *D]) added to row targets[i] ([N] i64), i ascending.
 
     A target outside [0, V), or equal to `skip` (a padding row), adds nothing; `scale` [V],
-    when given, multiplies what lands in row v by scale[v].
+    when given, multiplies what lands in row v by scale[v]. With `replace`, rows[i] is
+    written over the row instead of added to it, so of repeated targets the last i wins
+    (index_put without accumulate).
     """
     b = TensorBuilder(rewriter, anchor)
     into_shape = shape_of(into)
@@ -91,6 +94,8 @@ def scatter_add_rows(
 
     def add_row(g: RegionBuilder, source: SSAValue, current: SSAValue) -> SSAValue:
         term = g.mul(source, factor) if factor is not None else source
+        if replace:
+            return g.select(keep, term, current)
         return g.add(current, g.select(keep, term, g.constant(0.0, element_type_of(into))))
 
     identity = dims_map(len(row_shape), lambda d: d)

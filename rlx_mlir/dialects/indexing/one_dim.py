@@ -1,4 +1,4 @@
-"""Indexing: the embedding lookup and its gradient, gather and scatter_add (ATen's semantics).
+"""Indexing along one dim: the embedding lookup and its gradient, gather, index_select and the scatters (ATen's semantics).
 
     rlx.embedding           embedding(weight, indices, padding_idx, scale_grad_by_freq)
                             y[*i, d] = weight[indices[*i], d]
@@ -334,6 +334,3 @@ class IndexSelectOp(_AlongDimOp):
                 f"(the input's shape with the index's length in dim {self.dim} of {rank}), got {self.result.type}"
             )
 
-
-FORWARD_OPS = (EmbeddingOp, GatherOp, ScatterAddOp, IndexSelectOp, ScatterOp, ScatterValueOp)
-BACKWARD_OPS = (EmbeddingBackwardOp,)
