@@ -138,8 +138,8 @@ class ImportedGraph:
                      for node in graph.nodes if node.op == "get_attr"]
         joint = JointGraph(graph, [], [], passed, None, {}, {}, constants, forward_provenance(graph))
         emitter = Emitter(joint)
-        for node in placeholders:
-            if _input_kind(node) is None:
+        for node, kind in zip(placeholders, inputs):
+            if kind is None:
                 emitter.values[node] = OnlyFor("a max-pool's indices", _INDEX_CONSUMERS)
         emitter.walk(CONVERTERS)
         outputs, results, values = [], [], []

@@ -27,11 +27,12 @@ is. `acc` is the loop's iter_arg, so bufferization updates it in place.
 from __future__ import annotations
 
 from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, i64
+from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, is_dynamic, shape_of
+from rlx_mlir.transforms.slabs import Slabs
 
 
 def as_positions(b: TensorBuilder, value: SSAValue, trailing: int = 0) -> SSAValue:
@@ -69,7 +70,7 @@ def scatter_add_rows(
     b = TensorBuilder(rewriter, anchor)
     into_shape = shape_of(into)
     row_shape = (1, *into_shape[1:])
-    row_sizes = [b.dim(into, axis) for axis in range(1, len(into_shape)) if is_dynamic(into_shape[axis])]
+    slabs = Slabs(0, row_shape, tuple(b.dim(into, axis) for axis in range(1, len(into_shape)) if is_dynamic(into_shape[axis])))
     table_rows = b.dim(into, 0) if is_dynamic(into_shape[0]) else b.index(into_shape[0])
     positions = b.dim(targets, 0)
 
@@ -85,13 +86,6 @@ def scatter_add_rows(
     safe = s.select(keep, row, s.index(0))
     factor = s.extract(scale, [safe]) if scale is not None else None
 
-    def row_at(value: SSAValue, offset: SSAValue) -> SSAValue:
-        sizes = iter(row_sizes)
-        size_operands = [1, *(next(sizes) if is_dynamic(d) else d for d in row_shape[1:])]
-        offsets = [offset, *([0] * (len(row_shape) - 1))]
-        slice_type = TensorType(element_type_of(value), list(row_shape))
-        return r.value(tensor.ExtractSliceOp(value, offsets, size_operands, [1] * len(row_shape), slice_type))
-
     def add_row(g: RegionBuilder, source: SSAValue, current: SSAValue) -> SSAValue:
         term = g.mul(source, factor) if factor is not None else source
         if replace:
@@ -100,17 +94,9 @@ def scatter_add_rows(
 
     identity = dims_map(len(row_shape), lambda d: d)
     updated = r.generic(
-        ins=[row_at(rows, i)], init=row_at(acc, safe), maps=[identity, identity],
+        ins=[slabs.read(r, rows, i)], init=slabs.read(r, acc, safe), maps=[identity, identity],
         iterators="p" * len(row_shape), body=add_row,
     )
-    rank = len(row_shape)
-    written = r.value(
-        tensor.InsertSliceOp.get(
-            updated, acc, static_sizes=list(row_shape),
-            static_offsets=[DYNAMIC_INDEX if axis == 0 else 0 for axis in range(rank)],
-            static_strides=[1] * rank, offsets=[safe], sizes=row_sizes,
-        )
-    )
-    r.emit(scf.YieldOp(written))
+    r.emit(scf.YieldOp(slabs.write(r, updated, acc, safe)))
     loop = b.emit(scf.ForOp(b.index(0), positions, b.index(1), [into], Region(body)))
     return loop.results[0]

@@ -19,53 +19,18 @@ place. A dynamic batch only sizes the slabs: its size is read once, before the l
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import scan
-from rlx_mlir.transforms.builders import TensorBuilder, dims_map, element_type_of, is_dynamic, shape_of
+from rlx_mlir.transforms.builders import TensorBuilder, dims_map, element_type_of, shape_of
+from rlx_mlir.transforms.slabs import Slabs
 
 Step = Callable[..., SSAValue]
 """`step(r, *operand_scalars, h_previous)`: one element of the new state, in a generic body."""
-
-
-@dataclass(frozen=True)
-class Slabs:
-    """The [..., 1, ...] slices along `dim` of a tensor of `shape`, at a step t the loop computes."""
-
-    dim: int
-    shape: tuple[int, ...]
-    """The slab's shape: the tensor's, with 1 on `dim`."""
-    sizes: tuple[SSAValue, ...]
-    """The slab's dynamic sizes (the batch), read once before the loop."""
-
-    def _offsets(self, t: SSAValue) -> list[SSAValue | int]:
-        return [t if axis == self.dim else 0 for axis in range(len(self.shape))]
-
-    def _size_operands(self) -> list[SSAValue | int]:
-        dynamic = iter(self.sizes)
-        return [next(dynamic) if is_dynamic(size) else size for size in self.shape]
-
-    def read(self, r: TensorBuilder, value: SSAValue, t: SSAValue) -> SSAValue:
-        """`value[..., t:t+1, ...]` (`tensor.extract_slice`)."""
-        slab_type = TensorType(element_type_of(value), list(self.shape))
-        unit = [1] * len(self.shape)
-        return r.value(tensor.ExtractSliceOp(value, self._offsets(t), self._size_operands(), unit, slab_type))
-
-    def write(self, r: TensorBuilder, slab: SSAValue, into: SSAValue, t: SSAValue) -> SSAValue:
-        """`into` with `slab` at `[..., t:t+1, ...]` (`tensor.insert_slice`)."""
-        rank = len(self.shape)
-        return r.value(
-            tensor.InsertSliceOp.get(
-                slab, into, static_sizes=list(self.shape),
-                static_offsets=[DYNAMIC_INDEX if axis == self.dim else 0 for axis in range(rank)],
-                static_strides=[1] * rank, offsets=[t], sizes=list(self.sizes),
-            )
-        )
 
 
 def scan_loop(rewriter: PatternRewriter, op: scan.ScanOp, operands: Sequence[SSAValue], step: Step) -> SSAValue:
