@@ -80,7 +80,7 @@ def _retype(op: Operation) -> None:
         _retype_constant(op)
         return
     if isinstance(op, tensor.ExtractOp) and _holds_bytes(op.tensor) and op.result.type == i1:
-        _truncate_result(op)
+        _narrow_uses(Rewriter.replace_value_with_new_type(op.result, i8), InsertPoint.after(op))
         return
     if isinstance(op, linalg.FillOp) and _holds_bytes(op.outputs[0]):
         _retype_fill(op)
@@ -157,7 +157,7 @@ def _retype_body(op: Operation) -> None:
     ins, outs = _ins_outs(op)
     for operand, arg in zip([*ins, *outs], list(block.args)):
         if arg.type == i1 and _holds_bytes(operand):
-            _truncate_uses(Rewriter.replace_value_with_new_type(arg, i8), block)
+            _narrow_uses(Rewriter.replace_value_with_new_type(arg, i8), InsertPoint.at_start(block))
     terminator = block.last_op
     for index, output in enumerate(outs):
         if _holds_bytes(output):
@@ -173,22 +173,13 @@ def _retype_fill(op: linalg.FillOp) -> None:
             Rewriter.replace_value_with_new_type(arg, i8)
 
 
-def _truncate_uses(value: SSAValue, block: Block) -> None:
-    uses = list(value.uses)
+def _narrow_uses(wide: SSAValue, at: InsertPoint) -> None:
+    """Every use of `wide` (an i8 that was an i1) reads `trunci` of it, inserted `at`."""
+    uses = list(wide.uses)
     if not uses:
         return
-    narrow = arith.TruncIOp(value, i1)
-    Rewriter.insert_op(narrow, InsertPoint.at_start(block))
-    for use in uses:
-        use.operation.operands[use.index] = narrow.result
-
-
-def _truncate_result(op: tensor.ExtractOp) -> None:
-    Rewriter.replace_value_with_new_type(op.result, i8)
-    wide = op.result
-    uses = list(wide.uses)
     narrow = arith.TruncIOp(wide, i1)
-    Rewriter.insert_op(narrow, InsertPoint.after(op))
+    Rewriter.insert_op(narrow, at)
     for use in uses:
         use.operation.operands[use.index] = narrow.result
 
