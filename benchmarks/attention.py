@@ -18,15 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.harness import THREADS, configure_threads, machine_record, preload_openmp, time_interleaved
+from benchmarks.harness import THREADS, child_peak_rss_mib, configure_threads, machine_record, peak_rss_mib, preload_openmp, time_interleaved
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
@@ -91,19 +89,8 @@ def check(batch, heads, length, width) -> float:
 
 
 def peak_rss_child(args, side: str, length: int) -> float:
-    command = [sys.executable, "-m", "benchmarks.attention", "--only", side, "--lengths", str(length),
-               "--batch", str(args.batch), "--heads", str(args.heads), "--width", str(args.width)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
-    if done.returncode != 0:
-        raise RuntimeError(f"the {side} child failed:\n{done.stderr[-2000:]}")
-    return float(done.stdout.strip().splitlines()[-1])
-
-
-def vm_hwm_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
+    return child_peak_rss_mib("benchmarks.attention", ["--only", side, "--lengths", str(length), "--batch",
+                              str(args.batch), "--heads", str(args.heads), "--width", str(args.width)], side)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         step = (ours if args.only == "ours" else pytorch)(args.batch, args.heads, args.lengths[0], args.width)
         step()
         step()
-        print(vm_hwm_mib())
+        print(peak_rss_mib())
         return 0
     results = []
     for length in args.lengths:

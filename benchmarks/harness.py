@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -294,6 +295,29 @@ def time_cold_compile(example: Path, pipeline: str) -> float:
                 del os.environ[CACHE_DIR_ENV]
             else:
                 os.environ[CACHE_DIR_ENV] = previous
+
+
+def child_peak_rss_mib(module: str, arguments: list[str], side: str) -> float:
+    """Peak RSS (MiB) of `python -m module arguments...`, a child that runs only `side`'s
+    work and prints its own `peak_rss_mib()` last, so neither side's memory counts in the
+    other's."""
+    command = [sys.executable, "-m", module, *arguments]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
+    if done.returncode != 0:
+        raise RuntimeError(f"the {side} child failed:\n{done.stderr[-2000:]}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident set size, `VmHWM`, in MiB.
+
+    Not `getrusage(...).ru_maxrss`: Linux keeps that across `execve`, so a child started by
+    a large parent reports at least the parent's peak (both sides of the first run read the
+    parent's 899 MiB). `VmHWM` belongs to the address space the child's `exec` created."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def geomean(values: list[float]) -> float:

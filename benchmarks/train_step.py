@@ -30,14 +30,12 @@ import contextlib
 import importlib.util
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.harness import THREADS, configure_threads, machine_record, preload_openmp, time_interleaved
+from benchmarks.harness import THREADS, configure_threads, child_peak_rss_mib, machine_record, peak_rss_mib, preload_openmp, time_interleaved
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
@@ -97,12 +95,8 @@ def _replaying_dropouts(torch, masks):
 
 def _peak_rss_child(args: argparse.Namespace, side: str) -> float:
     """Peak RSS (MiB) of a child process that runs only `side`'s steps."""
-    command = [sys.executable, "-m", "benchmarks.train_step", "--model", args.model, "--batch", str(args.batch),
-               "--size", str(args.size), "--rounds", str(args.rounds), "--only", side]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
-    if done.returncode != 0:
-        raise RuntimeError(f"the {side} child failed:\n{done.stderr[-2000:]}")
-    return float(done.stdout.strip().splitlines()[-1])
+    return child_peak_rss_mib("benchmarks.train_step", ["--model", args.model, "--batch", str(args.batch),
+                              "--size", str(args.size), "--rounds", str(args.rounds), "--only", side], side)
 
 
 def _only(args: argparse.Namespace) -> None:
@@ -117,19 +111,7 @@ def _only(args: argparse.Namespace) -> None:
         run = _eager_step(torch, model, x, target)
     for _ in range(2 + args.rounds):
         run()
-    print(_peak_rss_mib())
-
-
-def _peak_rss_mib() -> float:
-    """This process's peak resident set size, `VmHWM`, in MiB.
-
-    Not `getrusage(...).ru_maxrss`: Linux keeps that across `execve`, so a child started by
-    a large parent reports at least the parent's peak (both sides of the first run read the
-    parent's 899 MiB). `VmHWM` belongs to the address space the child's `exec` created."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(peak_rss_mib())
 
 
 def main(argv=None) -> int:
