@@ -15,6 +15,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from asked_for import f64_and_f32_when_asked
 from model_steps import NUMPY, imported_step
 from oracle import assert_step_matches
 from step_reference import DropoutMasks, eager_step
@@ -107,7 +108,7 @@ def next_token_loss(logits, targets):
     return F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
 
 
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@f64_and_f32_when_asked("60-135 s on 2 heavily loaded cores")
 def test_llama_training_step_matches_pytorch(dtype):
     torch.manual_seed(0)
     model = Llama()

@@ -24,13 +24,13 @@ every later run; ours gets the same ones.
 from __future__ import annotations
 
 import contextlib
-import os
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 import models
+from asked_for import when_asked
 from model_steps import DTYPES, check_against, our_step, pytorch_steps
 from step_reference import DropoutMasks
 
@@ -85,11 +85,9 @@ class RandomMasks(DropoutMasks):
 # passing: efficientnet_b0 112 s, mobilenet_v3_small 92 s, regnet_y_400mf 78 s,
 # shufflenet_v2_x0_5 48 s, googlenet 138 s, resnet50 67 s (this Zen 3, quiet): every
 # model here matches in both dtypes.
-RUN_STEPS = os.environ.get("RLX_MLIR_MODEL_TESTS") == "1"
 
 
-@pytest.mark.skipif(not RUN_STEPS, reason="about 25 min for the f64 steps alone on 2 cores (measured, see above): "
-                    "run with RLX_MLIR_MODEL_TESTS=1")
+@when_asked("about 25 min for the f64 steps alone on 2 cores (measured, see above)")
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("name", list(models.MORE_MODELS), ids=str)
 def test_training_step_matches_pytorch(name, dtype):

@@ -25,6 +25,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from asked_for import f64_and_f32_when_asked
 from model_steps import NUMPY, imported_step
 from oracle import assert_step_matches
 from step_reference import DropoutMasks, eager_step
@@ -140,7 +141,7 @@ def with_attention(model, attention):
     return model
 
 
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@f64_and_f32_when_asked("60-135 s on 2 heavily loaded cores")
 def test_gpt_step_with_attention_dropout_matches_pytorch(dtype):
     """nanoGPT's `dropout_p=0.1` in the attention: PyTorch then takes SDPA's math path (bmm,
     softmax, the causal mask from arange and comparisons, native_dropout), which imports op

@@ -19,6 +19,7 @@ import pytest
 import torch
 import torch.nn as nn
 
+from asked_for import f64_and_f32_when_asked
 from model_steps import NUMPY, imported_step
 from oracle import assert_step_matches
 from step_reference import DropoutMasks, eager_step
@@ -117,7 +118,7 @@ def vit() -> VisionTransformer:
     return model
 
 
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@f64_and_f32_when_asked("60-135 s on 2 heavily loaded cores")
 def test_vit_training_step_matches_pytorch(dtype):
     model = vit()
     generator = torch.Generator().manual_seed(1)
