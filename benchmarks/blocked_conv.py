@@ -52,8 +52,11 @@ RESULTS = REPO / "benchmarks" / "results" / "blocked_conv.json"
 
 
 def _forward_rlx(case) -> str:
-    dims = lambda shape: "x".join("?" if case.dynamic_batch and i == 0 else str(d) for i, d in enumerate(shape))  # noqa: E731
-    x, w, y = (f"tensor<{dims(s)}xf32>" for s in (case.x_shape, case.w_shape, case.y_shape))
+    def activation(shape) -> str:
+        return "tensor<" + "x".join("?" if case.dynamic_batch and i == 0 else str(d) for i, d in enumerate(shape)) + "xf32>"
+
+    x, y = activation(case.x_shape), activation(case.y_shape)
+    w = "tensor<" + "x".join(str(d) for d in case.w_shape) + "xf32>"
     p = case.pad
     return (
         f"func.func @f(%x: {x}, %w: {w}) -> {y} {{\n"
