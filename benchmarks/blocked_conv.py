@@ -15,7 +15,8 @@ median per callable, and the table shows the median of those with their range:
 - ``torch``: PyTorch (oneDNN) on NCHW.
 
 Every result is checked against PyTorch first. The decision rule (docs/blocked-layouts.md):
-the layout is rolled out only if ``today / kernel`` is at least 1.2. ``--profile-child
+the layout is rolled out only if ``today / kernel`` is at least 1.2. ``--clock cpu`` times
+each call by the CPU time of all its threads instead of wall time. ``--profile-child
 DIRECTION`` runs only that blocked kernel at batch 8 for ``--budget`` seconds, for
 ``perf record``. Results go to ``benchmarks/results/blocked_conv.json``.
 """
@@ -103,7 +104,11 @@ def _close(got, want) -> bool:
     return got.shape == want.shape and bool(np.allclose(got, want, rtol=2e-4, atol=2e-4 * scale))
 
 
-def measure_batch(label: str, repeats: int, budget: float, block: int) -> list[dict]:
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+"""``cpu``: the CPU time of all threads, for a machine shared with other jobs."""
+
+
+def measure_batch(label: str, repeats: int, budget: float, block: int, clock: str = "wall") -> list[dict]:
     case = CASE.at_batch(label)
     conv = BlockedConv(None if case.dynamic_batch else case.batch, case.channels, case.filters, case.size, case.kernel, case.pad, block)
     start = time.perf_counter()
@@ -135,7 +140,7 @@ def measure_batch(label: str, repeats: int, budget: float, block: int) -> list[d
         medians: dict[str, list[float]] = {name: [] for name in callables}
         rounds = 0
         for _ in range(repeats):
-            result, n = time_interleaved(callables, budget_s=budget)
+            result, n = time_interleaved(callables, budget_s=budget, clock=CLOCKS[clock])
             rounds += n
             for name, seconds in result.items():
                 medians[name].append(seconds * 1e3)
@@ -169,6 +174,22 @@ def _format(row: dict) -> str:
     )
 
 
+def markdown_table(record: dict) -> str:
+    """The rows of a results file as the table of docs/blocked-layouts.md."""
+    lines = [
+        "| direction | batch | today ms | blocked ms | kernel ms | PyTorch ms | today / kernel | today / blocked | PyTorch / kernel |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in record["rows"]:
+        ms, r = row["ms"], row["ms_range"]
+        cells = " | ".join(f"{ms[k]:.1f} ({r[k][0]:.1f}–{r[k][1]:.1f})" for k in ("today", "blocked", "kernel", "torch"))
+        lines.append(
+            f"| {row['direction']} | {row['batch']} | {cells} | {row['today_over_kernel']:.2f}"
+            f" | {row['today_over_blocked']:.2f} | {row['torch_over_kernel']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def profile_child(direction: str, budget: float, block: int) -> None:
     """Only the blocked kernel of ``direction`` at batch 8, in a loop, for ``perf record``."""
     case = CASE.at_batch(str(BATCH))
@@ -188,16 +209,21 @@ def main() -> None:
     parser.add_argument("--batches", nargs="+", default=list(BATCHES))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--budget", type=float, default=1.5)
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall")
     parser.add_argument("--profile-child", choices=DIRECTIONS)
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--table", type=Path, help="print a results file as a markdown table and exit")
     args = parser.parse_args()
+    if args.table:
+        print(markdown_table(json.loads(args.table.read_text())))
+        return
     preload_openmp()
     block = machine_params().f32_lanes
     if args.profile_child:
         profile_child(args.profile_child, args.budget, block)
         return
     load_before = os.getloadavg()
-    rows = [row for label in args.batches for row in measure_batch(label, args.repeats, args.budget, block)]
+    rows = [row for label in args.batches for row in measure_batch(label, args.repeats, args.budget, block, args.clock)]
     record = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "case": "b: 128 -> 128, 28x28, 3x3, stride 1, padding 1, f32",
@@ -205,6 +231,8 @@ def main() -> None:
         "machine": machine_record(),
         "loadavg_before": load_before,
         "loadavg_after": os.getloadavg(),
+        "clock": args.clock,
+        "threads": machine_params().threads,
         "repeats": args.repeats,
         "budget_s": args.budget,
         "rows": rows,
