@@ -18,6 +18,8 @@ RLX has, the weight gradient of a 1x1 convolution:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 from xdsl.dialects.builtin import TensorType
 
@@ -26,6 +28,16 @@ from rlx_mlir.dialects import rlx
 aten = torch.ops.aten
 
 _TRANSPOSITIONS = (aten.t.default, aten.permute.default, aten.transpose.int)
+
+
+def specialised(size, sizes: Mapping | None):
+    """`size` with the symbols `sizes` gives values to replaced by them: an int, or still a
+    SymInt (the batch). Dynamo's graphs make every size symbolic; the rlx backend gives the
+    sizes that are not the batch their values (`dynamo.SizeBindings`)."""
+    if isinstance(size, int) or not sizes:
+        return size
+    expr = size.node.expr.subs(sizes)
+    return size if expr.free_symbols else int(expr)
 
 
 def dynamic_shape_problem(shape) -> str | None:
@@ -43,12 +55,13 @@ def is_symbolic_scalar(value) -> bool:
     return isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool))
 
 
-def transposes_the_batch_into_a_product(node: torch.fx.Node) -> bool:
+def transposes_the_batch_into_a_product(node: torch.fx.Node, sizes: Mapping | None = None) -> bool:
     """`t(a)` of a matrix `a[B, M]` with a dynamic B, read only as the lhs of `mm`."""
     value = node.meta.get("val")
     if node.target not in _TRANSPOSITIONS or not isinstance(value, torch.Tensor) or value.dim() != 2:
         return False
-    if isinstance(value.shape[1], int) or not isinstance(value.shape[0], int):
+    rows, columns = (specialised(size, sizes) for size in value.shape)
+    if isinstance(columns, int) or not isinstance(rows, int):
         return False
     return bool(node.users) and all(user.target is aten.mm.default and user.args[0] is node and user.args[1] is not node
                                     for user in node.users)

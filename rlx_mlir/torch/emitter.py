@@ -30,6 +30,7 @@ from rlx_mlir.torch.batch import (
     contract_over_batch,
     dynamic_shape_problem,
     is_symbolic_scalar,
+    specialised,
     transposes_the_batch_into_a_product,
 )
 from rlx_mlir.torch.errors import UnsupportedGraph
@@ -83,11 +84,15 @@ class OnlyFor:
 class Emitter:
     """Builds the block of RLX ops of a graph, one node at a time."""
 
-    def __init__(self, joint: JointGraph):
+    def __init__(self, joint: JointGraph, sizes: Mapping | None = None):
         self.joint = joint
+        self.sizes = sizes
+        """Values of symbolic sizes that are not the batch (sympy symbol -> int), if any."""
         self.node: torch.fx.Node | None = None
         self.values: dict[torch.fx.Node, object] = {}
         self.masks: list[RandomMask] = []
+        self.mask_batches: list[object] = []
+        """Each mask's leading size as traced (a SymInt where it is the batch)."""
         self.constants: dict[tuple, SSAValue] = {}
         inputs = [node for node, _ in joint.parameters] + [node for node, _ in joint.buffers] + joint.user_inputs
         self.block = Block(arg_types=[self.type_of(node) for node in inputs])
@@ -115,10 +120,11 @@ class Emitter:
             raise self.fail(f"expected a tensor, got {type(value).__name__}")
         if value.dtype not in ELEMENT_TYPES:
             raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64, int64 and bool tensors)")
-        problem = dynamic_shape_problem(value.shape)
+        sizes = [specialised(size, self.sizes) for size in value.shape]
+        problem = dynamic_shape_problem(sizes)
         if problem:
             raise self.fail(problem)
-        shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in value.shape]
+        shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
         return TensorType(ELEMENT_TYPES[value.dtype], shape)
 
     def type_of(self, node: torch.fx.Node, index: int | None = None) -> TensorType:
@@ -201,6 +207,7 @@ class Emitter:
         where = self.joint.where(self.node)
         shape = tuple(tensor_type.get_shape())
         self.masks.append(RandomMask(name, kind, float(p), shape, NUMPY_DTYPES[like.dtype], where.module))
+        self.mask_batches.append(like.shape[0] if like.dim() else None)
         self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
         return arg
 
@@ -238,7 +245,7 @@ class Emitter:
             if node.target is operator.getitem:
                 self.values[node] = args[0][args[1]]
                 continue
-            if transposes_the_batch_into_a_product(node):  # the product contracts over the batch (batch.py)
+            if transposes_the_batch_into_a_product(node, self.sizes):  # the product contracts over the batch (batch.py)
                 self.values[node] = OnlyFor("a transposed dynamic batch", [torch.ops.aten.mm.default], operand=args[0])
                 continue
             if isinstance(args[0] if args else None, OnlyFor) and args[0].operand is not None:
