@@ -22,6 +22,10 @@ saved tensors), so two of the importer's conventions meet it here:
   see `aten/pool.py`), so the forward hands AOTAutograd a zero-stride stand-in of their
   shape and the backward never reads it.
 
+A dynamic batch (`torch.compile(..., dynamic=True)`, `torch._dynamo.mark_dynamic(x, 0)`, or
+Dynamo's automatic dynamic shapes after a second batch size) is compiled once, as `?`:
+every later batch, an epoch's last partial one included, reuses it (`SizeBindings`).
+
 A graph we cannot import (an ATen op, a dtype, a dynamic size) runs in PyTorch eager,
 with one warning per problem naming the op and where it is; `options={"strict": True}`
 raises the importer's `UnsupportedGraph` instead. Our own failures are never hidden that

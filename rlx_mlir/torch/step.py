@@ -5,6 +5,9 @@
     compiled = step.compile(seed=0)   # rlx_mlir.compile (cached); seed: the masks' generator
     loss, grads, buffers = compiled(x, target)
 
+With `dynamic_shapes=DYNAMIC_BATCH` (or a `torch.export.Dim` on dim 0 of x and target) the
+step's batch is `?`: one compiled step runs every batch, and checks every other size.
+
 `compiled(...)` reads the model's parameters and buffers at every call (an optimizer that
 updates the model between calls is seen); `params=` / `buffers=` override some or all of
 them by name. `grads` maps every name of `model.named_parameters()` to a NumPy array (zeros
