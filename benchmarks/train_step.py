@@ -1,6 +1,6 @@
 """A whole training step, imported from PyTorch and compiled, against PyTorch eager.
 
-    python -m benchmarks.train_step [--model resnet18] [--batch 8] [--size 224] [--budget 20]
+    python -m benchmarks.train_step [--model resnet18] [--batch 8] [--size 224] [--budget 20] [--dynamic]
 
 The model is torchvision's (the faithful copy in `tests/torch/models.py`), in training
 mode, f32, with cross-entropy. Three numbers, each from this one run:
@@ -16,11 +16,15 @@ mode, f32, with cross-entropy. Three numbers, each from this one run:
   rounds), and the child's peak resident set size (`VmHWM`) is reported, so that
   neither side's memory is counted in the other's.
 
+`--dynamic` adds a fourth side to the interleaved rounds: the same step exported with a
+dynamic batch (`dynamic_shapes=DYNAMIC_BATCH`), run at the same batch, against the static
+step (ratio = static time / dynamic time); its compile times are reported beside.
+
 Before timing, our loss and gradients are checked against PyTorch's on the same weights
 and the same dropout masks: PyTorch's dropouts replay the masks our step drew
 (`compiled.last_masks`). A step with other random ops (stochastic depth) is timed but not
 compared.
-Results go to `benchmarks/results/train_step-<model>.json`.
+Results go to `benchmarks/results/train_step-<model>.json` (`-dynamic.json` with `--dynamic`).
 """
 
 from __future__ import annotations
@@ -121,6 +125,7 @@ def main(argv=None) -> int:
     parser.add_argument("--size", type=int, default=224)
     parser.add_argument("--budget", type=float, default=20.0, help="seconds of interleaved timing")
     parser.add_argument("--rounds", type=int, default=5, help="steps per side in the memory children")
+    parser.add_argument("--dynamic", action="store_true", help="also time the step exported with a dynamic batch")
     parser.add_argument("--only", choices=("ours", "torch"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configure_threads()
@@ -167,9 +172,11 @@ def main(argv=None) -> int:
         print("not compared: the step has random ops other than dropout", file=sys.stderr)
         worst, worst_name, loss_error = float("nan"), None, float("nan")
 
-    medians, rounds = time_interleaved(
-        {"ours": lambda: compiled(x, target), "torch": eager}, warmup=2, min_rounds=5, budget_s=args.budget
-    )
+    sides = {"ours": lambda: compiled(x, target), "torch": eager}
+    dynamic = _dynamic_side(torch, model, x, target, grads) if args.dynamic else {}
+    if dynamic:
+        sides["ours_dynamic"] = dynamic.pop("run")
+    medians, rounds = time_interleaved(sides, warmup=2, min_rounds=5, budget_s=args.budget)
     ours_rss, torch_rss = _peak_rss_child(args, "ours"), _peak_rss_child(args, "torch")
     result = {
         "model": args.model, "batch": args.batch, "size": args.size, "threads": THREADS, "dtype": "float32",
@@ -179,19 +186,47 @@ def main(argv=None) -> int:
         "cached_compile_s": cached_s,
         "ours_peak_rss_mib": ours_rss, "torch_peak_rss_mib": torch_rss,
         "loss_rel_error": loss_error, "worst_grad_rel_l2_error": worst, "worst_grad": worst_name,
+        **({"ours_dynamic_ms": medians["ours_dynamic"] * 1e3, "static_over_dynamic": medians["ours"] /
+            medians["ours_dynamic"], **dynamic} if args.dynamic else {}),
         **machine_record(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         # The machines are shared: the 1-minute load average when the timing ended.
         "load_average_1min": os.getloadavg()[0],
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"train_step-{args.model}.json").write_text(json.dumps(result, indent=2) + "\n")
+    suffix = "-dynamic" if args.dynamic else ""
+    (RESULTS / f"train_step-{args.model}{suffix}.json").write_text(json.dumps(result, indent=2) + "\n")
     print("| model | batch | ours ms | PyTorch ms | ratio | ours peak MiB | PyTorch peak MiB | export + cold compile s | cached compile s |")
     print("|---|---|---|---|---|---|---|---|---|")
     print(f"| {args.model} | {args.batch} | {result['ours_ms']:.0f} | {result['torch_ms']:.0f} | {result['ratio']:.2f} "
           f"| {ours_rss:.0f} | {torch_rss:.0f} | {export_s:.1f} + {cold_compile_s:.1f} | {cached_s:.2f} |")
     print(f"loss rel. error {loss_error:.2e}, worst gradient rel. L2 error {worst:.2e} ({worst_name})")
+    if args.dynamic:
+        print(f"dynamic batch: {result['ours_dynamic_ms']:.0f} ms against static {result['ours_ms']:.0f} ms "
+              f"(static / dynamic = {result['static_over_dynamic']:.3f}), export + cold compile "
+              f"{result['dynamic_export_s']:.1f} + {result['dynamic_cold_compile_s']:.1f} s; "
+              f"gradients within {result['dynamic_worst_grad_rel_l2_from_static']:.1e} of the static step's")
     return 0
+
+
+def _dynamic_side(torch, model, x, target, static_grads) -> dict:
+    """The step exported with a dynamic batch: its timings, its distance from the static
+    step's gradients (the same weights: no step has changed them yet), and its runner."""
+    import numpy as np
+
+    from rlx_mlir.torch.step import DYNAMIC_BATCH, export_training_step
+
+    t0 = time.perf_counter()
+    step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy,
+                                dynamic_shapes=DYNAMIC_BATCH)
+    export_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    compiled = step.compile()
+    compile_s = time.perf_counter() - t0
+    _, grads, _ = compiled(x, target)
+    worst = max(float(np.linalg.norm(grads[n] - g) / max(np.linalg.norm(g), 1e-30)) for n, g in static_grads.items())
+    return {"run": lambda: compiled(x, target), "dynamic_export_s": export_s, "dynamic_cold_compile_s": compile_s,
+            "dynamic_batch_in_ir": "?x" in step.mlir, "dynamic_worst_grad_rel_l2_from_static": worst}
 
 
 if __name__ == "__main__":

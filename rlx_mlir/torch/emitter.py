@@ -22,10 +22,17 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, f64, i1, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, f64, i1, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.torch.batch import (
+    contract_over_batch,
+    dynamic_shape_problem,
+    is_symbolic_scalar,
+    specialised,
+    transposes_the_batch_into_a_product,
+)
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph
 
@@ -51,6 +58,7 @@ class RandomMask:
     kind: str
     p: float
     shape: tuple[int, ...]
+    """The mask's shape; -1 for a dynamic batch, which `draw` takes from the call."""
     dtype: np.dtype
     module: str | None
 
@@ -58,26 +66,33 @@ class RandomMask:
     def probability_of_one(self) -> float:
         return 1.0 - self.p if self.kind == "dropout" else self.p
 
-    def draw(self, rng: np.random.Generator) -> np.ndarray:
-        return (rng.random(self.shape) < self.probability_of_one).astype(self.dtype)
+    def draw(self, rng: np.random.Generator, batch: int | None = None) -> np.ndarray:
+        shape = tuple(batch if size == DYNAMIC_INDEX else size for size in self.shape)
+        return (rng.random(shape) < self.probability_of_one).astype(self.dtype)
 
 
 class OnlyFor:
     """A result RLX does not materialize (a pool's indices), usable only by `consumers`."""
 
-    def __init__(self, what: str, consumers: Sequence[object]):
+    def __init__(self, what: str, consumers: Sequence[object], operand: SSAValue | None = None):
         self.what = what
         self.consumers = tuple(consumers)
+        self.operand = operand
+        """The value a consumer reads in its place, if any (a transposed batch's untransposed matrix)."""
 
 
 class Emitter:
     """Builds the block of RLX ops of a graph, one node at a time."""
 
-    def __init__(self, joint: JointGraph):
+    def __init__(self, joint: JointGraph, sizes: Mapping | None = None):
         self.joint = joint
+        self.sizes = sizes
+        """Values of symbolic sizes that are not the batch (sympy symbol -> int), if any."""
         self.node: torch.fx.Node | None = None
         self.values: dict[torch.fx.Node, object] = {}
         self.masks: list[RandomMask] = []
+        self.mask_batches: list[object] = []
+        """Each mask's leading size as traced (a SymInt where it is the batch)."""
         self.constants: dict[tuple, SSAValue] = {}
         inputs = [node for node, _ in joint.parameters] + [node for node, _ in joint.buffers] + joint.user_inputs
         self.block = Block(arg_types=[self.type_of(node) for node in inputs])
@@ -99,16 +114,17 @@ class Emitter:
     # -- types ---------------------------------------------------------------------------
 
     def tensor_type(self, value) -> TensorType:
-        """The tensor type of a fake tensor; static shapes and f32/f64/i64 only."""
+        """The tensor type of a fake tensor (f32/f64/i64/bool); a symbolic leading size,
+        the batch or a size derived from it (`B*T`), is `?`."""
         if not isinstance(value, torch.Tensor):
             raise self.fail(f"expected a tensor, got {type(value).__name__}")
         if value.dtype not in ELEMENT_TYPES:
             raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64, int64 and bool tensors)")
-        shape = []
-        for size in value.shape:
-            if not isinstance(size, int):
-                raise self.fail(f"dynamic size {size} in shape {tuple(value.shape)}: RLX's import takes static shapes")
-            shape.append(size)
+        sizes = [specialised(size, self.sizes) for size in value.shape]
+        problem = dynamic_shape_problem(sizes)
+        if problem:
+            raise self.fail(problem)
+        shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
         return TensorType(ELEMENT_TYPES[value.dtype], shape)
 
     def type_of(self, node: torch.fx.Node, index: int | None = None) -> TensorType:
@@ -189,7 +205,9 @@ class Emitter:
         arg = self.block.insert_arg(tensor_type, len(self.block.args) - len(self.joint.constants))
         name = f"mask{len(self.masks)}"
         where = self.joint.where(self.node)
-        self.masks.append(RandomMask(name, kind, float(p), tuple(like.shape), NUMPY_DTYPES[like.dtype], where.module))
+        shape = tuple(tensor_type.get_shape())
+        self.masks.append(RandomMask(name, kind, float(p), shape, NUMPY_DTYPES[like.dtype], where.module))
+        self.mask_batches.append(like.shape[0] if like.dim() else None)
         self.argument_names.insert(len(self.argument_names) - len(self.joint.constants), name)
         return arg
 
@@ -219,10 +237,19 @@ class Emitter:
                 break
             if node.op != "call_function":
                 raise self.fail(f"unexpected graph node {node.op} {node.target}")
+            if is_symbolic_scalar(node.meta.get("val")):  # a size of the batch: types carry it as `?`
+                self.values[node] = node.meta["val"]
+                continue
             args = torch.fx.node.map_arg(node.args, self.value)
             kwargs = torch.fx.node.map_arg(node.kwargs, self.value)
             if node.target is operator.getitem:
                 self.values[node] = args[0][args[1]]
+                continue
+            if transposes_the_batch_into_a_product(node, self.sizes):  # the product contracts over the batch (batch.py)
+                self.values[node] = OnlyFor("a transposed dynamic batch", [torch.ops.aten.mm.default], operand=args[0])
+                continue
+            if isinstance(args[0] if args else None, OnlyFor) and args[0].operand is not None:
+                self.values[node] = contract_over_batch(self, args[0].operand, args[1], self.type_of(node))
                 continue
             converter = converters.get(node.target)
             if converter is None:

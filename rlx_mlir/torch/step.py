@@ -5,6 +5,9 @@
     compiled = step.compile(seed=0)   # rlx_mlir.compile (cached); seed: the masks' generator
     loss, grads, buffers = compiled(x, target)
 
+With `dynamic_shapes=DYNAMIC_BATCH` (or a `torch.export.Dim` on dim 0 of x and target) the
+step's batch is `?`: one compiled step runs every batch, and checks every other size.
+
 `compiled(...)` reads the model's parameters and buffers at every call (an optimizer that
 updates the model between calls is seen); `params=` / `buffers=` override some or all of
 them by name. `grads` maps every name of `model.named_parameters()` to a NumPy array (zeros
@@ -23,23 +26,30 @@ from __future__ import annotations
 import io
 import operator
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir import compile as compile_rlx
 from rlx_mlir.errors import UserTypeError, UserValueError
 from rlx_mlir.torch.aten import SUPPORTED
-from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask
+from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask, dynamic_shape_problem, is_symbolic_scalar
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, export_joint_graph
 from rlx_mlir.torch.translate import FUNCTION_NAME, translate
 
 _NUMPY_OF_ELEMENT = {str(element): NUMPY_DTYPES[dtype] for dtype, element in ELEMENT_TYPES.items()}
+
+
+DYNAMIC_BATCH = "batch"
+"""`dynamic_shapes=DYNAMIC_BATCH`: the batch (dim 0 of x and of the target) is dynamic where the
+graph allows it, and static, with one warning saying why, where it does not."""
 
 
 def export_training_step(
@@ -52,18 +62,23 @@ def export_training_step(
 
     The model is traced in the mode it is in (call `model.train()` first for a training
     step). An ATen op, a dtype or a dynamic size RLX cannot express raises one
-    `UnsupportedGraph` naming it, the submodule and the source line. `dynamic_shapes` is
-    passed to `torch.export.export` (a dynamic size is refused, with its place).
+    `UnsupportedGraph` naming it, the submodule and the source line.
+
+    `dynamic_shapes` is None (every shape as the example's), `DYNAMIC_BATCH`, or
+    torch.export's own specification of the wrapper's inputs `x` and `target`, e.g.
+    `{"x": {0: batch}, "target": {0: batch}}` with `batch = torch.export.Dim("batch")`. A
+    dynamic size is `?` in the step's types, and the compiled step runs any batch; only
+    the leading dimension may be dynamic (RLX's kernels take `?` there).
     """
     if not isinstance(model, torch.nn.Module):
         raise UserTypeError(f"export_training_step takes a torch.nn.Module, got {type(model).__name__}")
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
         raise UserTypeError("example_inputs must be the pair (x, target)")
     start = time.perf_counter()
-    joint = export_joint_graph(
-        model, tuple(example_inputs), loss_fn, SUPPORTED, check_forward=check_forward, dynamic_shapes=dynamic_shapes
-    )
-    module, emitter = translate(joint)
+    if isinstance(dynamic_shapes, str) and dynamic_shapes == DYNAMIC_BATCH:
+        joint, module, emitter = _export_with_batch_if_possible(model, tuple(example_inputs), loss_fn)
+    else:
+        joint, module, emitter = _export(model, tuple(example_inputs), loss_fn, dynamic_shapes)
     return TrainingStep(
         model=model,
         module=module,
@@ -74,10 +89,44 @@ def export_training_step(
     )
 
 
+def _export(model, example_inputs, loss_fn, dynamic_shapes):
+    """The joint graph, and its module and emitter; a dynamic module is verified here, so
+    that a size RLX cannot carry is refused as the user's graph, not as our error."""
+    joint = export_joint_graph(model, example_inputs, loss_fn, SUPPORTED, check_forward=check_forward,
+                               dynamic_shapes=dynamic_shapes)
+    module, emitter = translate(joint)
+    if any(DYNAMIC_INDEX in arg.type.get_shape() for arg in emitter.block.args):
+        try:
+            module.verify()
+        except VerifyException as error:
+            raise UnsupportedGraph(f"the dynamic batch does not reach every op: {error}") from error
+    return joint, module, emitter
+
+
+def _export_with_batch_if_possible(model, example_inputs, loss_fn):
+    """`DYNAMIC_BATCH`: torch.export's `Dim.AUTO` on dim 0 of x and target, which it keeps
+    dynamic unless the model's code fixes it (`x.view(2, -1)`, an example batch of 1);
+    then our import, which may refuse a dynamic size an op cannot take. Either way the
+    step falls back to the static shapes of the example, with a warning saying why."""
+    auto = {0: torch.export.Dim.AUTO}
+    spec = {"x": auto if example_inputs[0].dim() else None, "target": auto if example_inputs[1].dim() else None}
+    try:
+        joint, module, emitter = _export(model, example_inputs, loss_fn, spec)
+    except UnsupportedGraph as problem:
+        warnings.warn(f"export_training_step: a static batch, as the example's: {problem}", stacklevel=3)
+        return _export(model, example_inputs, loss_fn, None)
+    if not any(DYNAMIC_INDEX in arg.type.get_shape() for arg in emitter.block.args):
+        warnings.warn("export_training_step: a static batch, as the example's: torch.export specialised the "
+                      "batch (the model's code fixes it, or the example's batch is 0 or 1)", stacklevel=3)
+    return joint, module, emitter
+
+
 def check_forward(graph: torch.fx.Graph, provenance) -> None:
     """Refuse an unsupported op, dtype or dynamic size of the forward graph, where it is."""
     for node in graph.nodes:
         where = provenance.get(node)
+        if is_symbolic_scalar(node.meta.get("val")):
+            continue
         if node.op == "call_function" and node.target is not operator.getitem and node.target not in SUPPORTED:
             raise UnsupportedGraph(f"unsupported ATen op {node.target}", str(node.target), where)
         if node.op not in ("call_function", "placeholder") or node.target is torch.ops.aten.native_dropout.default:
@@ -92,12 +141,9 @@ def check_forward(graph: torch.fx.Graph, provenance) -> None:
                     f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64, int64 and bool tensors)",
                     str(node.target), where,
                 )
-            dynamic = [size for size in value.shape if not isinstance(size, int)]
-            if dynamic:
-                raise UnsupportedGraph(
-                    f"dynamic size {dynamic[0]} in the shape {tuple(value.shape)} of {what}: RLX's import takes "
-                    "static shapes", str(node.target), where,
-                )
+            problem = dynamic_shape_problem(value.shape)
+            if problem:
+                raise UnsupportedGraph(f"{problem}, in {what}", str(node.target), where)
 
 
 @dataclass
@@ -172,10 +218,12 @@ class CompiledStep:
         for name in step.buffer_names:
             buffer_inputs[name] = _array(_pick(buffers, current_buffers, name, "buffer"), next(types), name)
             arguments.append(buffer_inputs[name])
-        arguments.append(_array(x, next(types), "x"))
-        arguments.append(_array(target, next(types), "target"))
-        self.last_masks = self._masks(masks)
-        arguments += [_array(self.last_masks[m.name], next(types), m.name) for m in step.masks]
+        x = _array(x, next(types), "x")
+        batch = x.shape[0] if x.ndim else None
+        arguments.append(x)
+        arguments.append(_array(target, next(types), "target", batch))
+        self.last_masks = self._masks(masks, batch)
+        arguments += [_array(self.last_masks[m.name], next(types), m.name, batch) for m in step.masks]
         arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
         results = self.function(*arguments)
         results = results if isinstance(results, tuple) else (results,)
@@ -186,10 +234,10 @@ class CompiledStep:
         buffers_after = {name: updated.get(name, buffer_inputs[name]) for name in step.buffer_names}
         return loss, grads, buffers_after
 
-    def _masks(self, masks) -> dict[str, np.ndarray]:
+    def _masks(self, masks, batch: int | None) -> dict[str, np.ndarray]:
         specs = self.step.masks
         if masks is None:
-            return {m.name: m.draw(self.rng) for m in specs}
+            return {m.name: m.draw(self.rng, batch) for m in specs}
         if isinstance(masks, Mapping):
             missing = [m.name for m in specs if m.name not in masks]
             if missing:
@@ -216,13 +264,20 @@ def _numpy(value) -> np.ndarray:
     return np.asarray(value)
 
 
-def _array(value, tensor_type, name: str) -> np.ndarray:
-    """`value` as a NumPy array of the argument's dtype (converted when it differs)."""
+def _array(value, tensor_type, name: str, batch: int | None = None) -> np.ndarray:
+    """`value` as a NumPy array of the argument's dtype (converted when it differs), of the
+    argument's shape; a dynamic batch must be x's (`batch`): compiled code trusts that the
+    batches agree, and would read out of bounds."""
     array = _numpy(value)
     dtype = _NUMPY_OF_ELEMENT[str(tensor_type.element_type)]
     if array.dtype != dtype:
         array = array.astype(dtype)
     shape = tuple(tensor_type.get_shape())
-    if array.shape != shape:
-        raise UserValueError(f"{name} has shape {array.shape}; the step was exported for {shape}")
+    exported = "(" + ", ".join("?" if size == DYNAMIC_INDEX else str(size) for size in shape) + ",)"[len(shape) != 1:]
+    fixed = [(got, want) for got, want in zip(array.shape, shape) if want != DYNAMIC_INDEX]
+    if len(array.shape) != len(shape) or any(got != want for got, want in fixed):
+        raise UserValueError(f"{name} has shape {array.shape}; the step was exported for {exported}")
+    if batch is not None and shape and shape[0] == DYNAMIC_INDEX and array.shape[0] != batch:
+        raise UserValueError(f"{name} has shape {array.shape}; x has a batch of {batch} (the step was exported "
+                             f"for {exported})")
     return array

@@ -19,7 +19,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from rlx_mlir.torch.dynamo import rlx_backend
+from rlx_mlir.torch.dynamo import Statistics, rlx_backend
 from rlx_mlir.torch.errors import UnsupportedGraph
 from oracle import assert_step_matches
 
@@ -46,17 +46,22 @@ def data(steps: int = 3, batch: int = 4):
             for _ in range(steps)]
 
 
-def train(model: nn.Module, dtype: torch.dtype, batches, make_optimizer, compiled: bool, clip: float | None = None) -> dict:
+def train(model: nn.Module, dtype: torch.dtype, batches, make_optimizer, compiled: bool, clip: float | None = None,
+          dynamic: bool | None = None, mark_batch_dynamic: bool = False) -> dict:
     """The user's loop: zero_grad, forward, loss, backward, [clip], step, schedule. Returns
-    every loss, the final weights and the final buffers, by name."""
+    every loss, the final weights and the final buffers, by name. `dynamic` is
+    `torch.compile`'s; `mark_batch_dynamic` marks each x's batch with `mark_dynamic`."""
     model = model.to(dtype).train()
     optimizer = make_optimizer(model.parameters())
     schedule = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
-    run = torch.compile(model, backend="rlx") if compiled else model
+    run = torch.compile(model, backend="rlx", dynamic=dynamic) if compiled else model
     record = {}
     for step, (x, target) in enumerate(batches):
         optimizer.zero_grad(set_to_none=step % 2 == 0)
-        loss = nn.functional.cross_entropy(run(x.to(dtype)), target)
+        x = x.to(dtype)
+        if mark_batch_dynamic:
+            torch._dynamo.mark_dynamic(x, 0)
+        loss = nn.functional.cross_entropy(run(x), target)
         loss.backward()
         if clip is not None:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -85,6 +90,24 @@ def test_training_loop_matches_eager(dtype, make_optimizer):
     eager32 = train(copy.deepcopy(model), torch.float32, batches, make_optimizer, compiled=False, clip=1.0)
     assert_step_matches(ours, reference, eager32, dtype=np.dtype(str(dtype).removeprefix("torch.")),
                         label=f"torch.compile rlx {dtype}")
+
+
+@pytest.mark.parametrize("dtype, how", [(torch.float64, "dynamic=True"), (torch.float32, "mark_dynamic")],
+                         ids=["f64-dynamic", "f32-mark_dynamic"])
+def test_a_dynamic_batch_is_compiled_once_for_an_epoch_with_a_partial_last_batch(dtype, how):
+    """Batches of 4, 4 and 3 (an epoch's last partial batch): the forward and the backward
+    graph are compiled once each, with a `?` batch, and nothing falls back to eager."""
+    model, batches = small_cnn(), data(steps=2, batch=4) + data(steps=1, batch=3)
+    compiles = Statistics.native_compiles
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # a fallback to eager warns
+        ours = train(copy.deepcopy(model), dtype, batches, sgd, compiled=True, dynamic=how == "dynamic=True" or None,
+                     mark_batch_dynamic=how == "mark_dynamic")
+    assert Statistics.native_compiles - compiles == 2
+    reference = train(copy.deepcopy(model), torch.float64, batches, sgd, compiled=False)
+    eager32 = train(copy.deepcopy(model), torch.float32, batches, sgd, compiled=False)
+    assert_step_matches(ours, reference, eager32, dtype=np.dtype(str(dtype).removeprefix("torch.")),
+                        label=f"torch.compile rlx, batches 4, 4, 3, {how}, {dtype}")
 
 
 def test_eval_under_no_grad_matches_eager():

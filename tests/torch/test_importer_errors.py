@@ -60,12 +60,12 @@ def test_unsupported_dtype_is_refused_with_its_place():
         export_training_step(model, (torch.randn(2, 4, dtype=torch.float16), torch.tensor([0, 1])))
 
 
-def test_dynamic_batch_is_refused():
+def test_a_dynamic_size_beyond_the_batch_is_refused():
     model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten())
     x, target = torch.randn(2, 3, 5, 5), torch.tensor([0, 1])
-    batch = torch.export.Dim("batch", min=2)
-    with pytest.raises(UnsupportedGraph, match=r"dynamic size .*static shapes"):
-        export_training_step(model, (x, target), dynamic_shapes=({0: batch}, {0: batch}))
+    batch, height = torch.export.Dim("batch", min=2), torch.export.Dim("height", min=4)
+    with pytest.raises(UnsupportedGraph, match=r"dynamic size .* only in the leading \(batch\) dimension"):
+        export_training_step(model, (x, target), dynamic_shapes=({0: batch, 2: height}, {0: batch}))
 
 
 class UsesIndices(nn.Module):

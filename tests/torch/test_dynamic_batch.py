@@ -1,0 +1,104 @@
+"""A training step exported once with a dynamic batch runs every batch, against PyTorch eager.
+
+`export_training_step(..., dynamic_shapes=DYNAMIC_BATCH)` (or a `torch.export.Dim` on dim 0
+of x and the target) gives a step whose batch is `?`; one compile serves batches 1, 3 and
+2 (a batch-norm model's statistics depend on the batch, so each batch is its own check).
+The comparison is `oracle.assert_step_matches` against PyTorch's step on the same batch:
+f64 within 1e-9 of PyTorch's f64; f32 by the oracle's rule against PyTorch's f32 and f64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from torch.export import Dim
+
+from oracle import assert_step_matches
+from step_reference import eager_step
+from test_dynamo_backend import small_cnn
+
+from rlx_mlir.errors import UserValueError
+from rlx_mlir.torch.step import DYNAMIC_BATCH, export_training_step
+
+NUMPY = {torch.float32: np.float32, torch.float64: np.float64}
+CLASSES, SIZE = 5, 6
+
+
+def batch_of(size: int, dtype: torch.dtype, seed: int):
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(size, 3, SIZE, SIZE, generator=generator).to(dtype)
+    return x, torch.randint(0, CLASSES, (size,), generator=generator)
+
+
+def our_step(compiled, x, target) -> dict[str, np.ndarray]:
+    loss, grads, buffers = compiled(x, target)
+    return {"loss": np.asarray(loss), **{f"grad/{k}": np.asarray(v) for k, v in grads.items()},
+            **{f"buffer/{k}": np.asarray(v) for k, v in buffers.items()}}
+
+
+@pytest.fixture(scope="module", params=[torch.float64, torch.float32], ids=["f64", "f32"])
+def cnn_step(request):
+    """The small CNN (conv, batch norm, ReLU, max-pool, linear) exported at batch 4, compiled once."""
+    dtype = request.param
+    model = small_cnn().to(dtype).train()
+    step = export_training_step(model, batch_of(4, dtype, seed=0), dynamic_shapes=DYNAMIC_BATCH)
+    return model, dtype, step, step.compile()
+
+
+@pytest.mark.parametrize("batch", [1, 3, 2])
+def test_cnn_step_exported_once_runs_every_batch(cnn_step, batch):
+    model, dtype, step, compiled = cnn_step
+    assert "tensor<?x3x6x6x" in step.mlir
+    x, target = batch_of(batch, dtype, seed=batch)
+    want64 = eager_step(model.double(), x.double(), target)
+    want32 = [eager_step(model.float(), x.float(), target)]
+    model.to(dtype)
+    assert_step_matches(our_step(compiled, x, target), want64, want32, NUMPY[dtype],
+                        label=f"cnn, dynamic batch, at batch {batch}, {dtype}")
+
+
+def test_a_non_batch_size_that_differs_is_refused_with_its_place(cnn_step):
+    _, dtype, _, compiled = cnn_step
+    x, target = batch_of(3, dtype, seed=0)
+    with pytest.raises(UserValueError, match=r"x has shape \(3, 3, 7, 7\); the step was exported for \(\?, 3, 6, 6\)"):
+        compiled(torch.randn(3, 3, 7, 7, dtype=dtype), target)
+    with pytest.raises(UserValueError, match=r"target has shape \(2,\); x has a batch of 3 \(.* for \(\?,\)\)"):
+        compiled(x, target[:2])
+
+
+def test_a_dim_of_torch_export_makes_the_batch_dynamic():
+    batch = Dim("batch")
+    step = export_training_step(small_cnn().double().train(), batch_of(4, torch.float64, seed=0),
+                                dynamic_shapes={"x": {0: batch}, "target": {0: batch}})
+    assert "tensor<?x3x6x6xf64>" in step.mlir and "tensor<?xi64>" in step.mlir
+
+
+def test_without_dynamic_shapes_the_step_is_static():
+    step = export_training_step(small_cnn().double().train(), batch_of(4, torch.float64, seed=0))
+    assert "?" not in step.mlir and "tensor<4x3x6x6xf64>" in step.mlir
+
+
+class FixedBatch(torch.nn.Module):
+    """A model whose code fixes the batch (`x.view(4, -1)`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(3 * SIZE * SIZE, CLASSES)
+
+    def forward(self, x):
+        return self.linear(x.view(4, -1))
+
+
+def test_a_batch_the_model_fixes_falls_back_to_static_with_a_warning():
+    with pytest.warns(UserWarning, match="a static batch, as the example's: .*reshape"):
+        step = export_training_step(FixedBatch().double(), batch_of(4, torch.float64, seed=0),
+                                    dynamic_shapes=DYNAMIC_BATCH)
+    assert "?" not in step.mlir
+
+
+def test_an_example_batch_of_one_is_specialised_and_said_so():
+    with pytest.warns(UserWarning, match="torch.export specialised the batch"):
+        step = export_training_step(small_cnn().double().train(), batch_of(1, torch.float64, seed=0),
+                                    dynamic_shapes=DYNAMIC_BATCH)
+    assert "?" not in step.mlir
