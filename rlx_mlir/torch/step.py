@@ -47,6 +47,7 @@ def export_training_step(
     example_inputs: tuple[torch.Tensor, torch.Tensor],
     loss_fn: Callable = torch.nn.functional.cross_entropy,
     dynamic_shapes=None,
+    step_fn: Callable | None = None,
 ) -> TrainingStep:
     """The training step `loss_fn(model(x), target)` and its backward, as RLX IR.
 
@@ -54,9 +55,16 @@ def export_training_step(
     step). An ATen op, a dtype or a dynamic size RLX cannot express raises one
     `UnsupportedGraph` naming it, the submodule and the source line. `dynamic_shapes` is
     passed to `torch.export.export` (a dynamic size is refused, with its place).
+
+    `step_fn(model, *example_inputs)` -> the scalar loss replaces `loss_fn(model(x), target)`:
+    a step that may differentiate inside its loss (`rlx_mlir.torch.higher_order`).
     """
     if not isinstance(model, torch.nn.Module):
         raise UserTypeError(f"export_training_step takes a torch.nn.Module, got {type(model).__name__}")
+    if step_fn is not None:
+        from rlx_mlir.torch.higher_order import export_higher_order_step  # it builds on this module: an import cycle
+
+        return export_higher_order_step(model, example_inputs, step_fn, dynamic_shapes)
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
         raise UserTypeError("example_inputs must be the pair (x, target)")
     start = time.perf_counter()
