@@ -104,3 +104,143 @@ def wgan_inputs(batch=2, size=8):
 def test_wgan_gp_step_matches_pytorch(dtype):
     torch.manual_seed(0)
     check(DcganCritic(), wgan_gp, wgan_inputs(), dtype)
+
+
+# -- R1 ------------------------------------------------------------------------------------
+
+class SmallDiscriminator(nn.Module):
+    """A 3x3 conv and a stride-2 4x4 conv with LeakyReLU(0.2), then one linear logit."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3, 1, 1)
+        self.conv2 = nn.Conv2d(4, 8, 4, 2, 1)
+        self.logit = nn.Linear(8 * 4 * 4, 1)
+
+    def forward(self, x):
+        x = F.leaky_relu(self.conv2(F.leaky_relu(self.conv1(x), 0.2)), 0.2)
+        return self.logit(x.flatten(1))
+
+
+def r1_regularized(discriminator, real, fake):
+    """The non-saturating GAN loss of the discriminator, softplus(-D(real)) + softplus(D(fake))
+    written as -log(sigmoid(.)), plus R1 = gamma/2 E ||d D(real) / d real||^2."""
+    real = real.requires_grad_(True)
+    real_logits = discriminator(real)
+    (g,) = torch.autograd.grad(real_logits.sum(), real, create_graph=True)
+    r1 = 0.5 * LAMBDA * g.pow(2).flatten(1).sum(1).mean()
+    fake_logits = discriminator(fake)
+    return -torch.log(torch.sigmoid(real_logits)).mean() - torch.log(torch.sigmoid(-fake_logits)).mean() + r1
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_r1_step_matches_pytorch(dtype):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(2)
+    real, fake = torch.randn(2, 3, 8, 8, generator=generator), torch.randn(2, 3, 8, 8, generator=generator)
+    check(SmallDiscriminator(), r1_regularized, (real, fake), dtype)
+
+
+# -- force matching ------------------------------------------------------------------------
+
+ATOMS = 16
+
+
+class PairPotential(nn.Module):
+    """E = sum over atom pairs i < j of an MLP of their distance r_ij = ||pos_i - pos_j||."""
+
+    def __init__(self, width=16):
+        super().__init__()
+        first, second = torch.triu_indices(ATOMS, ATOMS, 1)
+        self.register_buffer("first", first, persistent=False)
+        self.register_buffer("second", second, persistent=False)
+        self.mlp = nn.Sequential(nn.Linear(1, width), nn.Tanh(), nn.Linear(width, width), nn.Tanh(), nn.Linear(width, 1))
+
+    def forward(self, pos):
+        r = (pos.index_select(1, self.first) - pos.index_select(1, self.second)).norm(dim=-1)
+        return self.mlp(r.unsqueeze(-1)).squeeze(-1).sum(1)
+
+
+def force_matching(potential, pos, energy, forces):
+    """Energy MSE plus force MSE, the forces -dE/dpos."""
+    pos = pos.requires_grad_(True)
+    e = potential(pos)
+    (de_dpos,) = torch.autograd.grad(e.sum(), pos, create_graph=True)
+    return F.mse_loss(e, energy) + F.mse_loss(-de_dpos, forces)
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_force_matching_step_matches_pytorch(dtype):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(3)
+    pos = 2.0 * torch.randn(2, ATOMS, 3, generator=generator)
+    energy, forces = torch.randn(2, generator=generator), torch.randn(2, ATOMS, 3, generator=generator)
+    check(PairPotential(), force_matching, (pos, energy, forces), dtype)
+
+
+# -- PINN ----------------------------------------------------------------------------------
+
+class TanhMlp(nn.Module):
+    def __init__(self, width=16):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(2, width), nn.Tanh(), nn.Linear(width, width), nn.Tanh(), nn.Linear(width, 1))
+
+    def forward(self, xy):
+        return self.net(xy).squeeze(-1)
+
+
+def poisson_residual(u, interior, forcing, boundary):
+    """Laplace(u) = f inside (f given at the interior points), u = 0 on the boundary.
+
+    The Laplacian is u_xx + u_yy, each the derivative of one component of grad u."""
+    xy = interior.requires_grad_(True)
+    (grad_u,) = torch.autograd.grad(u(xy).sum(), xy, create_graph=True)
+    (hess_x,) = torch.autograd.grad(grad_u[:, 0].sum(), xy, create_graph=True)
+    (hess_y,) = torch.autograd.grad(grad_u[:, 1].sum(), xy, create_graph=True)
+    laplacian = hess_x[:, 0] + hess_y[:, 1]
+    return ((laplacian - forcing) ** 2).mean() + (u(boundary) ** 2).mean()
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_pinn_poisson_step_matches_pytorch(dtype):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(4)
+    interior = torch.rand(8, 2, generator=generator)
+    forcing = -2 * torch.pi ** 2 * torch.sin(torch.pi * interior[:, 0]) * torch.sin(torch.pi * interior[:, 1])
+    boundary = torch.rand(4, 2, generator=generator).round()
+    check(TanhMlp(), poisson_residual, (interior, forcing, boundary), dtype)
+
+
+# -- MAML ----------------------------------------------------------------------------------
+
+class TinyCnn(nn.Module):
+    """A 3x3 conv with ReLU, then a linear classifier over 3 classes."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+        self.head = nn.Linear(4 * 6 * 6, 3)
+
+    def forward(self, x):
+        return self.head(F.relu(self.conv(x)).flatten(1))
+
+
+INNER_LR = 0.4
+
+
+def maml(model, support_x, support_y, query_x, query_y):
+    """The query loss of the weights after one SGD step on the support set, through that step."""
+    params = dict(model.named_parameters())
+    inner = F.cross_entropy(model(support_x), support_y)
+    grads = torch.autograd.grad(inner, list(params.values()), create_graph=True)
+    adapted = {name: p - INNER_LR * g for (name, p), g in zip(params.items(), grads)}
+    return F.cross_entropy(torch.func.functional_call(model, adapted, (query_x,)), query_y)
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_maml_step_matches_pytorch(dtype):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(5)
+    support_x, query_x = torch.randn(3, 1, 6, 6, generator=generator), torch.randn(3, 1, 6, 6, generator=generator)
+    support_y, query_y = torch.tensor([0, 1, 2]), torch.tensor([2, 0, 1])
+    check(TinyCnn(), maml, (support_x, support_y, query_x, query_y), dtype)
