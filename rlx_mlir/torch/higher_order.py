@@ -88,6 +88,7 @@ def trace_higher_order_step(model: torch.nn.Module, inputs: tuple, step_fn: Call
     buffer_names = [name for name, _ in model.named_buffers()]
     parameters = [p.detach() for _, p in model.named_parameters()]
     buffers = [b.detach() for _, b in model.named_buffers()]
+    inputs = [t.detach() for t in inputs]  # step_fn's requires_grad_() must not mark the caller's tensors
 
     def step(parameters, buffers, *inputs):
         with torch.enable_grad():

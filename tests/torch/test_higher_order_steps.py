@@ -23,9 +23,15 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FunctionType, TensorType
+
+import rlx_mlir
 from model_steps import NUMPY
 from oracle import assert_step_matches
+from rlx_mlir.dialects import rlx
 from rlx_mlir.torch import export_training_step
+from rlx_mlir.torch.forward import export_forward
 
 DTYPES = {"f64": torch.float64, "f32": torch.float32}
 LAMBDA = 10.0
@@ -34,7 +40,7 @@ LAMBDA = 10.0
 def eager_step(model, step_fn, inputs, dtype) -> dict[str, np.ndarray]:
     """PyTorch eager: `step_fn` on a copy of `model` in `dtype`, then the parameter gradients."""
     model = copy.deepcopy(model).to(dtype)
-    inputs = [t.to(dtype) if t.is_floating_point() else t for t in inputs]
+    inputs = [t.detach().clone().to(dtype) if t.is_floating_point() else t for t in inputs]
     loss = step_fn(model, *inputs)
     params = dict(model.named_parameters())
     grads = torch.autograd.grad(loss, list(params.values()), allow_unused=True)
@@ -47,7 +53,7 @@ def eager_step(model, step_fn, inputs, dtype) -> dict[str, np.ndarray]:
 
 def our_step(model, step_fn, inputs, dtype) -> dict[str, np.ndarray]:
     model = copy.deepcopy(model).to(dtype)
-    inputs = [t.to(dtype) if t.is_floating_point() else t for t in inputs]
+    inputs = [t.detach().clone().to(dtype) if t.is_floating_point() else t for t in inputs]
     step = export_training_step(model, tuple(inputs), step_fn=step_fn)
     loss, grads, buffers = step.compile()(*inputs)
     out = {"loss": np.asarray(loss)}
@@ -104,6 +110,64 @@ def wgan_inputs(batch=2, size=8):
 def test_wgan_gp_step_matches_pytorch(dtype):
     torch.manual_seed(0)
     check(DcganCritic(), wgan_gp, wgan_inputs(), dtype)
+
+
+def penalty_of_input_gradient(module, vjp_name: str, name: str) -> None:
+    """Add `@name`: the body of `@vjp_name` (whose one result is the critic's input gradient g)
+    with `LAMBDA * mean_n (sqrt(sum g_n^2) - 1)^2` in place of its return, in RLX ops."""
+    gp = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == vjp_name).clone()
+    block = gp.body.block
+    ret = block.last_op
+    g = ret.operands[0]
+    element = g.type.element_type
+    batch = g.type.get_shape()[0]
+
+    def emit(op_class, operands, shape, **properties):
+        op = op_class.build_with(operands, TensorType(element, shape), **properties)
+        block.insert_op_before(op, ret)
+        return op.results[0]
+
+    def scalar(value):
+        op = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value]), TensorType(element, []))
+        block.insert_op_before(op, ret)
+        return op.result
+
+    squares = emit(rlx.SumOp, [emit(rlx.MulOp, [g, g], g.type.get_shape())], [batch], dims=[1, 2, 3])
+    distance = emit(rlx.SubOp, [emit(rlx.SqrtOp, [squares], [batch]), scalar(1.0)], [batch])
+    mean = emit(rlx.MeanOp, [emit(rlx.MulOp, [distance, distance], [batch])], [], dims=[0])
+    penalty = emit(rlx.MulOp, [mean, scalar(LAMBDA)], [])
+    ret.detach()
+    ret.erase()
+    block.add_op(func.ReturnOp(penalty))
+    gp.sym_name = type(gp.sym_name)(name)
+    gp.function_type = FunctionType.from_lists(gp.function_type.inputs.data, [penalty.type])
+    module.body.block.add_op(gp)
+
+
+def penalty_step(critic, x):
+    return LAMBDA * gradient_penalty(critic, x)
+
+
+def test_wgan_gp_step_agrees_with_the_critic_differentiated_twice_by_autodiff():
+    """Route 1: PyTorch's double backward, imported (`step_fn`). Route 2: the critic alone
+    (`export_forward`, its sum as the loss), `autodiff` with respect to x, the penalty
+    written over that gradient in RLX ops, `autodiff` again with respect to the parameters."""
+    torch.manual_seed(0)
+    critic = DcganCritic().double()
+    real, fake, eps = (t.double() for t in wgan_inputs())
+    x = eps * real + (1 - eps) * fake
+    _, route1, _ = export_training_step(critic, (x,), step_fn=penalty_step).compile()(x)
+
+    forward = export_forward(critic, (x, torch.zeros(2, dtype=torch.float64)), loss_fn=lambda scores, _: scores.sum())
+    x_index = len(forward.parameter_names) + len(forward.buffer_names)
+    module = rlx_mlir.autodiff(forward.module, forward.function_name, wrt=[x_index])
+    penalty_of_input_gradient(module, forward.function_name + "_vjp", "gp")
+    module = rlx_mlir.autodiff(module, "gp", wrt=forward.parameter_indices)
+    arguments = [p.detach().numpy() for p in critic.parameters()] + [x.numpy(), np.zeros(2), np.array(1.0)]
+    route2 = rlx_mlir.compile(module)["gp_vjp"](*arguments, np.array(1.0))
+    for name, got in zip(forward.parameter_names, route2):
+        want = route1[name]
+        assert np.linalg.norm(got - want) <= 1e-9 * np.linalg.norm(want), name
 
 
 # -- R1 ------------------------------------------------------------------------------------
