@@ -7,6 +7,8 @@ reads a tensor at them (`MaxPoolIndices`).
 
 from __future__ import annotations
 
+from math import prod
+
 import torch
 
 from rlx_mlir.dialects import rlx
@@ -44,8 +46,8 @@ class MaxPoolIndices(OnlyFor):
 
     def gather(self, e: Emitter, node, source, dim):
         """`gather(source, dim, indices)` over the flattened spatial dims: the source read at the maxima."""
-        if len(e.shape(source)) != 3 or dim not in (-1, 2):
-            raise e.fail("a gather at a max pool's indices other than over its flattened spatial dims")
+        if e.shape(source) != (*e.shape(self.x)[:2], prod(e.shape(self.x)[2:])) or dim not in (-1, 2):
+            raise e.fail("a gather at a max pool's indices other than over its input's flattened spatial dims")
         z = e.reshape(source, e.shape(self.x))
         pooled = e.emit(self.gather_op, [self.x, z], self.y.type, **self.window)
         return e.reshape(pooled, e.type_of(node).get_shape())
