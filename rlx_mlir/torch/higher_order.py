@@ -54,8 +54,8 @@ from rlx_mlir.errors import UserTypeError, UserValueError
 from rlx_mlir.torch.aten import SUPPORTED
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, _provenance, decomposition_table
-from rlx_mlir.torch.step import CompiledStep, TrainingStep, _array, _pick
-from rlx_mlir.torch.translate import FUNCTION_NAME, translate
+from rlx_mlir.torch.step import CompiledStep, TrainingStep
+from rlx_mlir.torch.translate import FUNCTION_NAME
 
 aten = torch.ops.aten
 
@@ -69,16 +69,7 @@ def export_higher_order_step(model: torch.nn.Module, example_inputs, step_fn: Ca
         raise UserTypeError("example_inputs of a step_fn step must be a tuple of tensors, the arguments of step_fn "
                             "after the model")
     start = time.perf_counter()
-    joint = trace_higher_order_step(model, tuple(example_inputs), step_fn)
-    module, emitter = translate(joint)
-    return HigherOrderStep(
-        model=model,
-        module=module,
-        joint=joint,
-        masks=list(emitter.masks),
-        argument_types=[arg.type for arg in emitter.block.args],
-        export_seconds=time.perf_counter() - start,
-    )
+    return HigherOrderStep.translated(model, trace_higher_order_step(model, tuple(example_inputs), step_fn), start)
 
 
 def trace_higher_order_step(model: torch.nn.Module, inputs: tuple, step_fn: Callable) -> JointGraph:
@@ -163,25 +154,8 @@ class CompiledHigherOrderStep(CompiledStep):
 
     def __call__(self, *inputs, params: Mapping | None = None, buffers: Mapping | None = None,
                  masks: Mapping | Sequence | None = None):
-        step = self.step
-        if len(inputs) != len(step.joint.user_inputs):
-            raise UserValueError(f"the step takes {len(step.joint.user_inputs)} inputs (step_fn's arguments after "
+        expected = len(self.step.joint.user_inputs)
+        if len(inputs) != expected:
+            raise UserValueError(f"the step takes {expected} inputs (step_fn's arguments after "
                                  f"the model), got {len(inputs)}")
-        types = iter(step.argument_types)
-        state = {"parameter": (params, dict(step.model.named_parameters()), step.parameter_names),
-                 "buffer": (buffers, dict(step.model.named_buffers()), step.buffer_names)}
-        given = {}
-        for what, (overrides, current, names) in state.items():
-            for name in names:
-                given[name] = _array(_pick(overrides, current, name, what), next(types), name)
-        arguments = list(given.values())
-        arguments += [_array(value, next(types), f"input {i}") for i, value in enumerate(inputs)]
-        self.last_masks = self._masks(masks)
-        arguments += [_array(self.last_masks[m.name], next(types), m.name) for m in step.masks]
-        arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
-        results = self.function(*arguments)
-        results = results if isinstance(results, tuple) else (results,)
-        count = len(step.parameter_names)
-        updated = dict(zip(step.updated_buffer_names, results[1 + count:]))
-        return (results[0], dict(zip(step.parameter_names, results[1:1 + count])),
-                {name: updated.get(name, given[name]) for name in step.buffer_names})
+        return self.run({f"input {i}": value for i, value in enumerate(inputs)}, params, buffers, masks)

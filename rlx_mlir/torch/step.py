@@ -71,15 +71,7 @@ def export_training_step(
     joint = export_joint_graph(
         model, tuple(example_inputs), loss_fn, SUPPORTED, check_forward=check_forward, dynamic_shapes=dynamic_shapes
     )
-    module, emitter = translate(joint)
-    return TrainingStep(
-        model=model,
-        module=module,
-        joint=joint,
-        masks=list(emitter.masks),
-        argument_types=[arg.type for arg in emitter.block.args],
-        export_seconds=time.perf_counter() - start,
-    )
+    return TrainingStep.translated(model, joint, start)
 
 
 def check_forward(graph: torch.fx.Graph, provenance) -> None:
@@ -119,6 +111,19 @@ class TrainingStep:
     masks: list[RandomMask]
     argument_types: list
     export_seconds: float
+
+    @classmethod
+    def translated(cls, model: torch.nn.Module, joint: JointGraph, start: float):
+        """The step of `joint` in RLX ops; `start` is when its export began (`time.perf_counter()`)."""
+        module, emitter = translate(joint)
+        return cls(
+            model=model,
+            module=module,
+            joint=joint,
+            masks=list(emitter.masks),
+            argument_types=[arg.type for arg in emitter.block.args],
+            export_seconds=time.perf_counter() - start,
+        )
 
     @property
     def mlir(self) -> str:
@@ -169,6 +174,11 @@ class CompiledStep:
         buffers: Mapping | None = None,
         masks: Mapping | Sequence | None = None,
     ):
+        return self.run({"x": x, "target": target}, params, buffers, masks)
+
+    def run(self, inputs: Mapping[str, object], params: Mapping | None, buffers: Mapping | None,
+            masks: Mapping | Sequence | None):
+        """The step on the user's inputs (by name, in the function's order): (loss, grads, buffers)."""
         step = self.step
         types = iter(step.argument_types)
         current_params = dict(step.model.named_parameters())
@@ -180,8 +190,7 @@ class CompiledStep:
         for name in step.buffer_names:
             buffer_inputs[name] = _array(_pick(buffers, current_buffers, name, "buffer"), next(types), name)
             arguments.append(buffer_inputs[name])
-        arguments.append(_array(x, next(types), "x"))
-        arguments.append(_array(target, next(types), "target"))
+        arguments += [_array(value, next(types), name) for name, value in inputs.items()]
         self.last_masks = self._masks(masks)
         arguments += [_array(self.last_masks[m.name], next(types), m.name) for m in step.masks]
         arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
