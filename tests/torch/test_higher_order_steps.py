@@ -308,3 +308,17 @@ def test_maml_step_matches_pytorch(dtype):
     support_x, query_x = torch.randn(3, 1, 6, 6, generator=generator), torch.randn(3, 1, 6, 6, generator=generator)
     support_y, query_y = torch.tensor([0, 1, 2]), torch.tensor([2, 0, 1])
     check(TinyCnn(), maml, (support_x, support_y, query_x, query_y), dtype)
+
+
+# -- torch.func ------------------------------------------------------------------------------
+
+def input_gradient_norm(model, x):
+    """mean ||d model(x) / dx||^2 through `torch.func.grad`; the last bias has no gradient (zeros)."""
+    g = torch.func.grad(lambda inputs: model(inputs).sum())(x)
+    return (g ** 2).mean()
+
+
+def test_torch_func_grad_inside_the_step_matches_pytorch():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+    check(model, input_gradient_norm, (torch.randn(4, 3),), "f64")
