@@ -57,6 +57,7 @@ def export_training_step(
     example_inputs: tuple[torch.Tensor, torch.Tensor],
     loss_fn: Callable = torch.nn.functional.cross_entropy,
     dynamic_shapes=None,
+    step_fn: Callable | None = None,
 ) -> TrainingStep:
     """The training step `loss_fn(model(x), target)` and its backward, as RLX IR.
 
@@ -69,9 +70,16 @@ def export_training_step(
     `{"x": {0: batch}, "target": {0: batch}}` with `batch = torch.export.Dim("batch")`. A
     dynamic size is `?` in the step's types, and the compiled step runs any batch; only
     the leading dimension may be dynamic (RLX's kernels take `?` there).
+
+    `step_fn(model, *example_inputs)` -> the scalar loss replaces `loss_fn(model(x), target)`:
+    a step that may differentiate inside its loss (`rlx_mlir.torch.higher_order`).
     """
     if not isinstance(model, torch.nn.Module):
         raise UserTypeError(f"export_training_step takes a torch.nn.Module, got {type(model).__name__}")
+    if step_fn is not None:
+        from rlx_mlir.torch.higher_order import export_higher_order_step  # it builds on this module: an import cycle
+
+        return export_higher_order_step(model, example_inputs, step_fn, dynamic_shapes)
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
         raise UserTypeError("example_inputs must be the pair (x, target)")
     start = time.perf_counter()
@@ -79,14 +87,7 @@ def export_training_step(
         joint, module, emitter = _export_with_batch_if_possible(model, tuple(example_inputs), loss_fn)
     else:
         joint, module, emitter = _export(model, tuple(example_inputs), loss_fn, dynamic_shapes)
-    return TrainingStep(
-        model=model,
-        module=module,
-        joint=joint,
-        masks=list(emitter.masks),
-        argument_types=[arg.type for arg in emitter.block.args],
-        export_seconds=time.perf_counter() - start,
-    )
+    return TrainingStep.from_translation(model, joint, module, emitter, start)
 
 
 def _export(model, example_inputs, loss_fn, dynamic_shapes):
@@ -158,6 +159,24 @@ class TrainingStep:
     argument_types: list
     export_seconds: float
 
+    @classmethod
+    def translated(cls, model: torch.nn.Module, joint: JointGraph, start: float):
+        """The step of `joint` in RLX ops; `start` is when its export began (`time.perf_counter()`)."""
+        module, emitter = translate(joint)
+        return cls.from_translation(model, joint, module, emitter, start)
+
+    @classmethod
+    def from_translation(cls, model: torch.nn.Module, joint: JointGraph, module, emitter, start: float):
+        """The step of `joint`, already translated into `module` by `emitter`."""
+        return cls(
+            model=model,
+            module=module,
+            joint=joint,
+            masks=list(emitter.masks),
+            argument_types=[arg.type for arg in emitter.block.args],
+            export_seconds=time.perf_counter() - start,
+        )
+
     @property
     def mlir(self) -> str:
         """The module in its custom form, as `rlx-opt` prints it."""
@@ -207,6 +226,11 @@ class CompiledStep:
         buffers: Mapping | None = None,
         masks: Mapping | Sequence | None = None,
     ):
+        return self.run({"x": x, "target": target}, params, buffers, masks)
+
+    def run(self, inputs: Mapping[str, object], params: Mapping | None, buffers: Mapping | None,
+            masks: Mapping | Sequence | None):
+        """The step on the user's inputs (by name, in the function's order): (loss, grads, buffers)."""
         step = self.step
         types = iter(step.argument_types)
         current_params = dict(step.model.named_parameters())
@@ -218,10 +242,12 @@ class CompiledStep:
         for name in step.buffer_names:
             buffer_inputs[name] = _array(_pick(buffers, current_buffers, name, "buffer"), next(types), name)
             arguments.append(buffer_inputs[name])
-        x = _array(x, next(types), "x")
-        batch = x.shape[0] if x.ndim else None
-        arguments.append(x)
-        arguments.append(_array(target, next(types), "target", batch))
+        batch = None
+        for position, (name, value) in enumerate(inputs.items()):
+            array = _array(value, next(types), name, batch)
+            if position == 0 and array.ndim:
+                batch = array.shape[0]  # the first input (x) fixes the batch the others must share
+            arguments.append(array)
         self.last_masks = self._masks(masks, batch)
         arguments += [_array(self.last_masks[m.name], next(types), m.name, batch) for m in step.masks]
         arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]

@@ -1,15 +1,15 @@
-"""A WGAN-GP gradient penalty on a small conv critic, differentiated by the autodiff pass.
+"""examples/gradient_penalty.py: a WGAN-GP penalty written in PyTorch, compiled through `step_fn`.
 
 critic(x) = (leaky_relu(conv(x, w)) |> max_pool |> avg_pool |> flatten) @ fc, one score per sample
 gp(x, w, fc) = lambda * mean_n (||d sum(critic(x)) / d x_n||_2 - 1)^2
 
-`--autodiff="func=critic wrt=0"` gives `@critic_vjp(x, w, fc, seed) -> d/dx`; the penalty
-is written on top of that function's body in RLX ops (`@gp`), and `--autodiff="func=gp"`
-differentiates it again, through the conv, activation and pool gradients, with respect
-to every critic parameter: that is the second-order use the issue names. Against
-`torch.autograd.grad(gp, params)` with `create_graph=True`, in float64. The penalty
-composes selections (leaky_relu, max pool), a square root and sums, so the bound is 1e-11
-of each gradient's largest magnitude, as in test_conv_net_orders.py (measured: ~1e-15).
+The example's step holds PyTorch's double-backward formulas of the conv, the activation
+and the pools (the max pool's read at its argmax: `max_pool_gather`), imported as RLX ops.
+Against `torch.autograd.grad(gp, params)` with `create_graph=True`, in float64. The
+penalty composes selections (leaky_relu, max pool), a square root and sums, so the bound
+is 1e-11 of each result's largest magnitude, as in test_conv_net_orders.py (measured:
+~1e-15). The same penalty differentiated twice by our own autodiff is
+tests/torch/test_higher_order_steps.py's two-routes test.
 """
 
 from __future__ import annotations
@@ -19,15 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
-
-import rlx_mlir
-from vjp_harness import lower_adjoint_ops
 
 
 def _example():
-    """examples/gradient_penalty.py, the README's example: its critic and penalty are the
-    ones under test, so the example a user runs is the one checked here."""
+    """examples/gradient_penalty.py, the README's example: the example a user runs is the one checked here."""
     path = Path(__file__).resolve().parents[2] / "examples" / "gradient_penalty.py"
     spec = importlib.util.spec_from_file_location("gradient_penalty_example", path)
     module = importlib.util.module_from_spec(spec)
@@ -36,31 +31,16 @@ def _example():
 
 
 EXAMPLE = _example()
-LAMBDA = EXAMPLE.LAMBDA
-
-
-def gradient_penalty_module() -> str:
-    """@critic, @critic_vjp and @gp: critic_vjp's body with the penalty instead of its return."""
-    return EXAMPLE.penalty_module()
 
 
 def test_gradient_penalty_parameter_gradients_match_pytorch():
-    source = gradient_penalty_module()
-    module = rlx_mlir.autodiff(source, "gp", wrt=[1, 2])
-    lower_adjoint_ops(module)
-    compiled = rlx_mlir.compile(module, pipeline="plain")
     rng = np.random.default_rng(0)
     x, w, fc = rng.standard_normal((2, 1, 8, 8)), rng.standard_normal((3, 1, 3, 3)), rng.standard_normal((12, 1))
-    seed = np.ones((2, 1))
-    gp = compiled["gp"](x, w, fc, seed)
-    dw, dfc = compiled["gp_vjp"](x, w, fc, seed, np.array(1.0))
+    gp, dw, dfc = EXAMPLE.compiled_penalty(x, w, fc)
 
-    tx, tw, tfc = (torch.tensor(v, requires_grad=True) for v in (x, w, fc))
-    a = F.max_pool2d(F.leaky_relu(F.conv2d(tx, tw, padding=1), 0.2), 2)
-    scores = F.avg_pool2d(a, 2).reshape(2, 12) @ tfc
-    (g,) = torch.autograd.grad(scores.sum(), tx, create_graph=True)
-    want_gp = LAMBDA * ((g.flatten(1).norm(dim=1) - 1) ** 2).mean()
-    want = torch.autograd.grad(want_gp, (tw, tfc))
+    critic = EXAMPLE.Critic(torch.from_numpy(w), torch.from_numpy(fc))
+    want_gp = EXAMPLE.gradient_penalty(critic, torch.from_numpy(x))
+    want = torch.autograd.grad(want_gp, (critic.w, critic.fc))
     for got, ref in ((gp, want_gp), (dw, want[0]), (dfc, want[1])):
         ref = ref.detach().numpy()
         assert got.shape == ref.shape

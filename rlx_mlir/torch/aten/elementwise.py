@@ -173,3 +173,16 @@ def mean_dims(e: Emitter, node, x, dim, keepdim=False, dtype=None):
 @converts(aten.mean.default)
 def mean_all(e: Emitter, node, x, dtype=None):
     return reduction(e, node, rlx.MeanOp, x, None, False, dtype)
+
+
+@converts(aten.linalg_vector_norm.default)
+def vector_norm(e: Emitter, node, x, ord=2, dim=None, keepdim=False, dtype=None):
+    """`||x||_2 = sqrt(sum(x * x))` and `||x||_1 = sum(|x|)` over `dim` (a gradient penalty's
+    norm; PyTorch's core table keeps the op whole). Other orders are refused."""
+    ty = e.type_of(node.args[0])
+    if ord == 2:
+        return e.emit(rlx.SqrtOp, [reduction(e, node, rlx.SumOp, e.emit(rlx.MulOp, [x, x], ty), dim, keepdim, dtype)],
+                      e.type_of(node))
+    if ord == 1:
+        return reduction(e, node, rlx.SumOp, e.emit(rlx.AbsOp, [x], ty), dim, keepdim, dtype)
+    raise e.fail(f"linalg_vector_norm of order {ord}: RLX's import takes the orders 1 and 2")

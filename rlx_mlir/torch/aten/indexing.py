@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import TensorType
 from rlx_mlir.dialects import rlx
 from rlx_mlir.dialects.indexing import NO_PADDING
 from rlx_mlir.torch.aten.arguments import dim_index
+from rlx_mlir.torch.aten.pool import MaxPoolIndices
 from rlx_mlir.torch.aten.table import ConverterTable
 from rlx_mlir.torch.emitter import Emitter
 
@@ -39,7 +40,10 @@ def embedding_dense_backward(e: Emitter, node, grad_output, indices, num_weights
 
 @converts(aten.gather.default)
 def gather(e: Emitter, node, x, dim, index, sparse_grad=False):
-    """`sparse_grad` changes only how PyTorch stores the gradient, which is a scatter_add here."""
+    """`sparse_grad` changes only how PyTorch stores the gradient, which is a scatter_add here.
+    At a max pool's indices (its double backward) it is `max_pool_gather`."""
+    if isinstance(index, MaxPoolIndices):
+        return index.gather(e, node, x, dim)
     return e.emit(rlx.GatherOp, [x, index], e.type_of(node), dim=dim_index(dim, len(e.shape(x))))
 
 

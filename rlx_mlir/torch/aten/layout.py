@@ -13,7 +13,7 @@ from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import dim_index
 from rlx_mlir.torch.aten.elementwise import binary
 from rlx_mlir.torch.aten.table import ConverterTable
-from rlx_mlir.torch.emitter import Emitter
+from rlx_mlir.torch.emitter import Emitter, OnlyFor
 
 aten = torch.ops.aten
 
@@ -32,7 +32,10 @@ def broadcast_to(e: Emitter, value, tensor_type: TensorType):
     aten.squeeze.default, aten.unsqueeze.default, aten.flatten.using_ints,
 )
 def reshape(e: Emitter, node, x, *_):
-    """Every shape change that keeps the element order: `rlx.reshape` to the result's shape."""
+    """Every shape change that keeps the element order: `rlx.reshape` to the result's shape.
+    A max pool's indices (`pool.MaxPoolIndices`) stay what they are: their gather reshapes."""
+    if isinstance(x, OnlyFor):
+        return x
     return e.reshape(x, e.type_of(node).get_shape())
 
 

@@ -1,10 +1,13 @@
 """Max, average and adaptive pools of every spatial rank, and their backward ops (`dialects/pool`).
 
 A max pool's indices are no RLX value: only the pool's backward may use them, and it
-recomputes each window's first maximum (`OnlyFor`).
+recomputes each window's first maximum (`OnlyFor`); and PyTorch's double backward, which
+reads a tensor at them (`MaxPoolIndices`).
 """
 
 from __future__ import annotations
+
+from math import prod
 
 import torch
 
@@ -27,13 +30,36 @@ def max_pool_window(rank, kernel_size, stride, padding, dilation, ceil_mode) -> 
     )
 
 
+class MaxPoolIndices(OnlyFor):
+    """The indices of a max pool, for its backward and for its double backward.
+
+    The derivative of `max_pool_backward(x, dy)` in dy, as PyTorch records it, reads the
+    tangent z at the indices: `gather(z.view(N, C, -1), -1, indices.view(N, C, -1))`. That
+    is `max_pool_gather(x, z)` (`dialects.adjoint`), which finds each window's first maximum
+    of x again: the views of the indices keep this object, and the gather becomes the op.
+    """
+
+    def __init__(self, rank: int, x, y, window: dict, backward):
+        super().__init__(f"the indices of max_pool{rank}d_with_indices",
+                         (backward, aten.view.default, aten._unsafe_view.default, aten.gather.default))
+        self.x, self.y, self.window, self.gather_op = x, y, window, rlx.MAX_POOL_GATHER.at(rank)
+
+    def gather(self, e: Emitter, node, source, dim):
+        """`gather(source, dim, indices)` over the flattened spatial dims: the source read at the maxima."""
+        if e.shape(source) != (*e.shape(self.x)[:2], prod(e.shape(self.x)[2:])) or dim not in (-1, 2):
+            raise e.fail("a gather at a max pool's indices other than over its input's flattened spatial dims")
+        z = e.reshape(source, e.shape(self.x))
+        pooled = e.emit(self.gather_op, [self.x, z], self.y.type, **self.window)
+        return e.reshape(pooled, e.type_of(node).get_shape())
+
+
 def _max_pool_with_indices(op, backward):
     rank = op.SPATIAL_RANK
 
     def convert(e: Emitter, node, x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
         window = max_pool_window(rank, kernel_size, stride, padding, dilation, ceil_mode)
         y = e.emit(op, [x], e.type_of(node, 0), **window)
-        return y, OnlyFor(f"the indices of max_pool{rank}d_with_indices", (backward,))
+        return y, MaxPoolIndices(rank, x, y, window, backward)
 
     convert.__doc__ = f"(y, indices): {op.name}; the indices only feed the backward, which recomputes them"
     return convert
