@@ -19,7 +19,11 @@
 // within the 120 s stage limit (2 cores at load average 15-21), so the compile fell back to
 // `o3` and no packed timing exists yet. Suspects, in order: main.mlir's final vector
 // lowering on the packs' 8x16 transposes and the unpack's tiles; the unpack's destination
-// is still the fill of the unpacked result (one wasted fill).
+// is still the fill of the unpacked result (one wasted fill). Dropping the last
+// apply_patterns block (the scoped broadcast/shape_cast/transpose lowering) did not help:
+// mlir-opt with the whole schedule library still ran past 240 s on that payload. Next
+// step: bisect main.mlir's steps on the IR this library produces (it is fine after
+// @apply_matmul and after bufferization).
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
