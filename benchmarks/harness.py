@@ -9,7 +9,9 @@ the next one; :func:`configure_threads` must run before torch is imported.
 
 from __future__ import annotations
 
+import argparse
 import ctypes
+import json
 import os
 import resource
 import statistics
@@ -377,3 +379,61 @@ def write_chart(results: list[Result], path: Path, title: str) -> bool:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+def comparison_result(name: str, medians: dict[str, float], rounds: int, error: float, correct: bool,
+                      compile_s: float, flop: float | None = None) -> dict:
+    """One case's record: ``medians`` (seconds) of ``ours`` and ``torch`` from
+    :func:`time_interleaved`, ratio = PyTorch time / ours, GFLOP/s when ``flop`` is given."""
+    result = {"name": name, "ours_ms": medians["ours"] * 1e3, "torch_ms": medians["torch"] * 1e3}
+    if flop is not None:
+        result.update(ours_gflops=flop / 1e9 / medians["ours"], torch_gflops=flop / 1e9 / medians["torch"])
+    return {**result, "ratio": medians["torch"] / medians["ours"], "max_abs_err": error, "correct": correct,
+            "rounds": rounds, "compile_s": compile_s}
+
+
+def describe_comparison(result: dict) -> str:
+    """The printed line of a :func:`comparison_result`."""
+    rates = {side: f" ({result[side + '_gflops']:.0f} GFLOP/s)" if side + "_gflops" in result else "" for side in ("ours", "torch")}
+    return (
+        f"{result['name']}: ours {result['ours_ms']:.2f} ms{rates['ours']}, torch {result['torch_ms']:.2f} ms{rates['torch']}, "
+        f"ratio {result['ratio']:.2f}, max error {result['max_abs_err']:.1e}, correct {result['correct']}"
+    )
+
+
+def case_by_case_main(
+    argv: list[str] | None,
+    description: str,
+    cases: Callable[[], list],
+    run: Callable[[object, float], dict],
+    results_file: str,
+) -> int:
+    """The command line of a benchmark of named cases timed one by one against PyTorch.
+
+    Options ``--budget`` (seconds of timed rounds per case), ``--cases PREFIX ...`` and
+    ``--out DIR``. ``run(case, budget)`` returns a result with at least ``name`` and
+    ``correct`` (see :func:`comparison_result`), printed by :func:`describe_comparison`. Writes ``results_file`` under the output
+    folder with the machine record; exit status 1 when a result was not correct. Threads
+    are configured here, before torch is imported.
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds of timed rounds per case")
+    parser.add_argument("--cases", nargs="*", default=[], help="run only the cases whose name starts with one of these")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = parser.parse_args(argv)
+    configure_threads()
+    import torch  # after configure_threads: torch reads the thread settings when imported
+
+    torch.set_num_threads(THREADS)
+    preload_openmp()
+    results = []
+    for case in cases():
+        if args.cases and not any(case.name.startswith(prefix) for prefix in args.cases):
+            continue
+        result = run(case, args.budget)
+        results.append(result)
+        print(describe_comparison(result), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = {"threads": THREADS, **machine_record(), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cases": results}
+    (args.out / results_file).write_text(json.dumps(report, indent=2))
+    return 0 if all(r["correct"] for r in results) else 1

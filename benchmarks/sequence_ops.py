@@ -17,19 +17,15 @@ Results go to `benchmarks/results/sequence_ops.json`.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from benchmarks.harness import THREADS, configure_threads, machine_record, preload_openmp, time_interleaved
+from benchmarks.harness import case_by_case_main, comparison_result, time_interleaved
 
-RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
 
 @dataclass(frozen=True)
@@ -132,39 +128,11 @@ def run(case: SequenceCase, budget: float) -> dict:
     # The numeric tests' float32 tolerance (tests/oracle.py), scaled by the sum's length.
     correct = got.shape == want.shape and error <= 1e-4 * scale
     medians, rounds = time_interleaved({"ours": lambda: fn(*arrays), "torch": lambda: case.reference(*tensors)}, budget_s=budget)
-    return {
-        "name": case.name, "ours_ms": medians["ours"] * 1e3, "torch_ms": medians["torch"] * 1e3,
-        "ratio": medians["torch"] / medians["ours"], "max_abs_err": error, "correct": correct,
-        "rounds": rounds, "compile_s": compile_s,
-    }
+    return comparison_result(case.name, medians, rounds, error, correct, compile_s)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=float, default=2.0, help="seconds of timed rounds per case")
-    parser.add_argument("--cases", nargs="*", default=[], help="run only the cases whose name starts with one of these")
-    parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
-    configure_threads()
-    import torch
-
-    torch.set_num_threads(THREADS)
-    preload_openmp()
-    results = []
-    for case in cases():
-        if args.cases and not any(case.name.startswith(prefix) for prefix in args.cases):
-            continue
-        result = run(case, args.budget)
-        results.append(result)
-        print(
-            f"{result['name']}: ours {result['ours_ms']:.2f} ms, torch {result['torch_ms']:.2f} ms, "
-            f"ratio {result['ratio']:.2f}, max error {result['max_abs_err']:.1e}, correct {result['correct']}",
-            flush=True,
-        )
-    args.out.mkdir(parents=True, exist_ok=True)
-    report = {"threads": THREADS, **machine_record(), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cases": results}
-    (args.out / "sequence_ops.json").write_text(json.dumps(report, indent=2))
-    return 0 if all(r["correct"] for r in results) else 1
+    return case_by_case_main(argv, __doc__.splitlines()[0], cases, run, "sequence_ops.json")
 
 
 if __name__ == "__main__":

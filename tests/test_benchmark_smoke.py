@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.cases import BATCHES, CASES, Case  # noqa: E402
-from benchmarks import sequence_ops  # noqa: E402
+from benchmarks import matmul, sequence_ops  # noqa: E402
 from benchmarks.harness import format_table, run_case  # noqa: E402
 
 SMALL = [
@@ -66,4 +66,13 @@ def test_sequence_op_case_matches_pytorch_and_is_timed(case):
     result = sequence_ops.run(case, budget=0.05)
     assert result["correct"], f"max error {result['max_abs_err']:.2e}"
     assert result["ours_ms"] > 0 and result["torch_ms"] > 0
+    json.dumps(result)
+
+
+@pytest.mark.parametrize("variant", matmul.VARIANTS)
+def test_matmul_case_matches_pytorch_and_is_timed(variant):
+    """Each transpose form of an odd-sized product (no size a multiple of a tile)."""
+    result = matmul.run(matmul.MatmulCase(17, 3, 5, variant), budget=0.05)
+    assert result["correct"], f"max error {result['max_abs_err']:.2e}"
+    assert result["ours_gflops"] > 0 and result["torch_gflops"] > 0
     json.dumps(result)
