@@ -47,13 +47,13 @@ from rlx_mlir.ir import (
 VJP_SUFFIX = "_vjp"
 
 
-def _find_function(module: ModuleOp, name: str) -> func.FuncOp:
+def _find_function(module: ModuleOp, name: str, pass_name: str = "autodiff") -> func.FuncOp:
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.sym_name.data == name:
             return op
     defined = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
     raise DiagnosticError(
-        f"autodiff: no function @{name} in the module (it defines {', '.join(defined) or 'none'})",
+        f"{pass_name}: no function @{name} in the module (it defines {', '.join(defined) or 'none'})",
         format_location(module) or _first_location(module),
     )
 
@@ -70,7 +70,7 @@ def _error(op: Operation, message: str) -> DiagnosticError:
     return DiagnosticError(f"'{op.name}' op {message}", format_location(op))
 
 
-def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None) -> list[int]:
+def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None, pass_name: str = "autodiff") -> list[int]:
     """The arguments to differentiate: `wrt`, checked, or every float tensor argument."""
     args = f.body.block.args
     if wrt is None:
@@ -78,11 +78,11 @@ def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None) -> list[int]:
     for i in wrt:
         if not 0 <= i < len(args):
             raise _error(
-                f, f"autodiff: wrt index {i} is out of range: @{f.sym_name.data} has {len(args)} arguments"
+                f, f"{pass_name}: wrt index {i} is out of range: @{f.sym_name.data} has {len(args)} arguments"
             )
         if not is_float_tensor(args[i].type):
             raise _error(
-                f, f"autodiff: wrt index {i} names argument {args[i].type}, not a floating-point tensor"
+                f, f"{pass_name}: wrt index {i} names argument {args[i].type}, not a floating-point tensor"
             )
     return list(wrt)
 
