@@ -31,8 +31,32 @@ def assert_close_f64(got, want, label: str) -> None:
 
 
 def random_inputs(shapes, positive=(), seed: int = 0):
+    """N(0, 1) arrays of `shapes` ([0.5, 2.5) at `positive`); an integer array in `shapes`
+    (positions, a gather's index) is passed as it is."""
     rng = np.random.default_rng(seed)
-    return [(rng.uniform(0.5, 2.5, s) if i in positive else rng.standard_normal(s)) for i, s in enumerate(shapes)]
+    return [
+        s if isinstance(s, np.ndarray) else rng.uniform(0.5, 2.5, s) if i in positive else rng.standard_normal(s)
+        for i, s in enumerate(shapes)
+    ]
+
+
+def torch_jvp(fn, primals, tangents):
+    """PyTorch's (fn(primals), J tangents): `torch.func.jvp`, or, for a function that calls
+    `torch.autograd.grad` (PyTorch's side of our backward ops), the double-VJP identity
+    J v = d/du <J^T u, v> on PyTorch's autograd."""
+    try:
+        return torch.func.jvp(fn, tuple(primals), tuple(tangents))
+    except RuntimeError:
+        pass
+    primals = [p.clone().requires_grad_(True) for p in primals]
+    y = fn(*primals)
+    u = torch.zeros_like(y, requires_grad=True)
+    vjps = torch.autograd.grad(y, primals, u, create_graph=True, allow_unused=True)
+    inner = sum((g * v).sum() for g, v in zip(vjps, tangents) if g is not None)
+    if not isinstance(inner, torch.Tensor) or not inner.requires_grad:
+        return y.detach(), torch.zeros_like(y)
+    (jv,) = torch.autograd.grad(inner, u, allow_unused=True, materialize_grads=True)
+    return y.detach(), jv
 
 
 class JvpTable:
@@ -49,10 +73,19 @@ class JvpTable:
         return rlx_mlir.compile(module, pipeline="plain")
 
     def check(self, name: str, positive=()) -> None:
+        """Tangents for the float arguments (the pass's default `wrt`), none for the integer ones."""
         case = self.cases[name]
         primals = random_inputs(case.shapes, positive, seed=0)
-        tangents = random_inputs(case.shapes, seed=1)
+        floats = [i for i, s in enumerate(case.shapes) if not isinstance(s, np.ndarray)]
+        tangents = random_inputs([case.shapes[i] for i in floats], seed=1)
         got = self.compiled[f"case_{name}_jvp"](*primals, *tangents)
-        want_y, want_dy = torch.func.jvp(case.fn, tuple(map(torch.tensor, primals)), tuple(map(torch.tensor, tangents)))
+
+        def of_floats(*values):
+            args = [torch.tensor(p) for p in primals]
+            for i, value in zip(floats, values):
+                args[i] = value
+            return case.fn(*args)
+
+        want_y, want_dy = torch_jvp(of_floats, [torch.tensor(primals[i]) for i in floats], list(map(torch.tensor, tangents)))
         assert_close_f64(got[0], want_y.numpy(), f"{name} primal")
         assert_close_f64(got[1], want_dy.numpy(), f"{name} tangent")

@@ -86,11 +86,16 @@ def product_rule(b: VjpBuilder, op: Operation, *tangents: Tangent, linear: Seque
     return total(b, terms, op.results[0])
 
 
-def jointly_linear(b: VjpBuilder, op: Operation, *tangents: Tangent) -> Tangent:
-    """d op(x_1, ..., x_n) = op(x_1_dot, ..., x_n_dot) for an op linear in all its operands together."""
-    if all(t is None for t in tangents):
+def jointly_linear(b: VjpBuilder, op: Operation, *tangents: Tangent, linear: Sequence[int] | None = None) -> Tangent:
+    """d op(x_1, ..., x_n) = op(x_1_dot, ..., x_n_dot) for an op linear in the operands `linear`
+    (default: all) together, a zero splat standing for a tangent that is None; the other
+    operands (indices) are kept."""
+    positions = range(len(tangents)) if linear is None else linear
+    if all(tangents[i] is None for i in positions):
         return None
-    operands = [b.zeros(x.type) if t is None else t for x, t in zip(op.operands, tangents)]
+    operands = list(op.operands)
+    for i in positions:
+        operands[i] = b.zeros(operands[i].type) if tangents[i] is None else tangents[i]
     return b.like(op, type(op), operands, op.results[0])
 
 
