@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_threads(THREADS)
     preload_openmp()
-    report = {"machine": machine_record(), "models": {}}
+    report = {"machine": machine_record(), "load_average_before": os.getloadavg(), "models": {}}
     for model in MODELS:
         module = both_orders(model)
         counts = {name: rlx_op_count(module, name) for name in ("loss", "loss_vjp", "loss_vjp_jvp")}
@@ -153,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         report["models"][model.name] = row
         print(f"{model.name}: ops {counts}, IR x{row['ir_ratio']:.2f}, "
               f"gradient {medians['gradient'] * 1e6:.1f} us, hvp {medians['hvp'] * 1e6:.1f} us, time x{row['time_ratio']:.2f}")
+    report["load_average_after"] = os.getloadavg()
+    print(f"load average (1, 5, 15 min): before {report['load_average_before']}, after {report['load_average_after']}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "hvp.json").write_text(json.dumps(report, indent=2) + "\n")
     return 0

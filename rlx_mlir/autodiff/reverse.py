@@ -87,6 +87,14 @@ def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None, pass_name: str = "au
     return list(wrt)
 
 
+def rule_of(op: Operation, table: dict, kind: str, pass_name: str, function: str):
+    """`op`'s rule in `table` (the VJP or the JVP rules), or a located error naming the op."""
+    rule = table.get(type(op))
+    if rule is None:
+        raise _error(op, f"has no {kind} rule: {pass_name} cannot differentiate @{function} through it")
+    return rule
+
+
 class _Cotangents:
     """The cotangent of each value, summed over its uses as they are reached."""
 
@@ -149,9 +157,7 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
         bars = [cotangents.of.get(r) for r in op.results]
         if all(bar is None for bar in bars):
             continue
-        rule = RULES.get(type(op))
-        if rule is None:
-            raise _error(op, f"has no VJP rule: autodiff cannot differentiate @{name} through it")
+        rule = rule_of(op, RULES, "VJP", "autodiff", name)
         builder.location = op.location
         bars = [
             bar if bar is not None or not is_float_tensor(r.type) else builder.zeros(r.type)
@@ -226,10 +232,16 @@ class AutodiffPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         names = (self.func,) if isinstance(self.func, str) else self.func
         if not names:
-            raise DiagnosticError("autodiff: option 'func' names no function (func=NAME[,NAME...])")
+            raise DiagnosticError(f"{self.name}: option 'func' names no function (func=NAME[,NAME...])")
         wrt = (self.wrt,) if isinstance(self.wrt, int) else self.wrt
         for name in names:
-            differentiate(op, name, wrt)
+            self.transform(op, name, wrt)
+
+    @staticmethod
+    def transform(module: ModuleOp, name: str, wrt: Sequence[int] | None) -> func.FuncOp:
+        """Add the derivative of `@name` to `module`; the forward-mode pass, whose options are
+        these, overrides this alone."""
+        return differentiate(module, name, wrt)
 
 
 def autodiff(source, func: str | Sequence[str], wrt: Sequence[int] | None = None) -> ModuleOp:
@@ -239,14 +251,20 @@ def autodiff(source, func: str | Sequence[str], wrt: Sequence[int] | None = None
     An xDSL module is differentiated in a copy, as `rlx_mlir.compile` treats its input.
     Errors in the input are `DiagnosticError`s, as from `rlx-opt --autodiff`.
     """
+    return run_pass(AutodiffPass, source, func, wrt)
+
+
+def run_pass(pass_class: type[AutodiffPass], source, func: str | Sequence[str], wrt: Sequence[int] | None) -> ModuleOp:
+    """The Python face of `pass_class` (`autodiff` or `jvp`): `source` parsed (if text) or
+    copied and verified, the pass run on it with these options, its output verified."""
     if isinstance(source, str):
         module = parse_module(make_context(), source, "<string>")
     else:
-        assert isinstance(source, ModuleOp), "autodiff takes MLIR text or an xDSL ModuleOp"
+        assert isinstance(source, ModuleOp), f"{pass_class.name} takes MLIR text or an xDSL ModuleOp"
         module = source.clone()
         verify_module(module)
     names = tuple(func.split(",")) if isinstance(func, str) else tuple(func)
-    pass_ = AutodiffPass(func=tuple(n.strip() for n in names), wrt=None if wrt is None else tuple(wrt))
+    pass_ = pass_class(func=tuple(n.strip() for n in names), wrt=None if wrt is None else tuple(wrt))
     pass_.apply(make_context(), module)
     verify_pass_output(module, pass_.name)
     return module

@@ -13,15 +13,19 @@ benchmark's (`benchmarks/hvp.py`).
 from __future__ import annotations
 
 import functools
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 import rlx_mlir
-from benchmarks.hvp import MODELS, Model, both_orders
 from jvp_harness import assert_close_f64
 from vjp_harness import lower_adjoint_ops
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's benchmarks/, not an installed one
+from benchmarks.hvp import MODELS, Model, both_orders  # noqa: E402  (after the path above)
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""The jvp pass on the scan, RoPE, indexing and quantization families, against PyTorch in
+"""The jvp pass on the scan, RoPE, indexing, quantization and norm families, against PyTorch in
 f64 (1e-9): `torch.func.jvp`, or the double-VJP identity on PyTorch's autograd where the
 reference calls `torch.autograd.grad` (`jvp_harness.torch_jvp`). One module per table,
 compiled once; integer positions are fixed arrays and take no tangent.
@@ -35,16 +35,54 @@ class Text:
 
 
 def _ty(shape, element="f64") -> str:
-    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
+    return f"tensor<{''.join(f'{d}x' for d in shape)}{element}>"
+
+
+def _types(shapes) -> list[str]:
+    """The operand types: an integer array in `shapes` is an i64 operand."""
+    return [_ty(s.shape, "i64") if isinstance(s, np.ndarray) else _ty(s) for s in shapes]
 
 
 def _one_op(name, op, shapes, out, fn):
-    """`@f` of one op; an integer array in `shapes` is an i64 operand."""
-    types = [_ty(s.shape, "i64") if isinstance(s, np.ndarray) else _ty(s) for s in shapes]
+    """`@f` of one op."""
+    types = _types(shapes)
     args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
     text = f"func.func @f({args}) -> {_ty(out)} {{\n  %y = {op} : ({', '.join(types)}) -> {_ty(out)}\n  return %y : {_ty(out)}\n}}\n"
     return Text(name, text, tuple(shapes), fn)
 
+
+def _multi_result(name, op, shapes, results, returned, fn):
+    """`@f` of one op of several results (a norm, nll_loss), returning result `returned`."""
+    types = _types(shapes)
+    out = [_ty(r) for r in results]
+    names = ", ".join(f"%r{i}" for i in range(len(results)))
+    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
+    text = (
+        f"func.func @f({args}) -> {out[returned]} {{\n  {names} = {op} : ({', '.join(types)}) -> ({', '.join(out)})\n"
+        f"  return %r{returned} : {out[returned]}\n}}\n"
+    )
+    return Text(name, text, tuple(shapes), fn)
+
+
+X, W, STAT = (2, 3, 4), (3, 4), (2, 1, 1)
+LAYER_NORM = "rlx.layer_norm %a0, %a1, %a2 normalized_rank 2 eps 1.0e-05"
+NORMS = [
+    _multi_result("layer_norm", LAYER_NORM, (X, W, W), (X, STAT, STAT), 0, lambda x, w, b: F.layer_norm(x, W, w, b, 1e-5)),
+    _multi_result("layer_norm_mean", LAYER_NORM, (X, W, W), (X, STAT, STAT), 1, lambda x, w, b: x.mean((1, 2), keepdim=True)),
+    _multi_result("layer_norm_rstd", LAYER_NORM, (X, W, W), (X, STAT, STAT), 2,
+                  lambda x, w, b: (x.var((1, 2), unbiased=False, keepdim=True) + 1e-5).rsqrt()),
+    _multi_result("rms_norm", "rlx.rms_norm %a0 weight %a1 normalized_rank 2 eps 1.0e-05", (X, W), (X, STAT), 0,
+                  lambda x, w: F.rms_norm(x, W, w, 1e-5)),
+    _multi_result("rms_norm_rstd", "rlx.rms_norm %a0 weight %a1 normalized_rank 2 eps 1.0e-05", (X, W), (X, STAT), 1,
+                  lambda x, w: ((x * x).mean((1, 2), keepdim=True) + 1e-5).rsqrt()),
+    _multi_result("rms_norm_no_weight", "rlx.rms_norm %a0 normalized_rank 1 eps 1.0e-05", (X,), (X, (2, 3, 1)), 0,
+                  lambda x: F.rms_norm(x, (4,), None, 1e-5)),
+]
+
+TARGET = np.array([1, 0, 3], dtype=np.int64)
+NLL = _multi_result("nll_loss_mean_weighted", 'rlx.nll_loss %a0, %a1, %a2 reduction "mean" ignore_index -100',
+                    ((3, 4), TARGET, (4,)), ((), ()), 0, lambda x, t, w: F.nll_loss(x, t, weight=w.detach()))
+"""The class weights are not differentiated (ATen's nll_loss), so PyTorch's side detaches them."""
 
 INDEX = np.array([[2, 0, 1, 3, 3], [1, 1, 0, 2, 0], [3, 2, 2, 0, 1]], dtype=np.int64)
 ROWS = np.array([[0, 3, 1], [4, 4, 2]], dtype=np.int64)
@@ -71,6 +109,8 @@ CASES = [
     _one_op("hardsigmoid", "rlx.hardsigmoid %a0", (S,), S, F.hardsigmoid),
     _one_op("fake_quantize", "rlx.fake_quantize %a0 scale 0.1 zero_point 3 quant_min -128 quant_max 127", (S,), S,
             lambda x: torch.fake_quantize_per_tensor_affine(x, 0.1, 3, -128, 127)),
+    *NORMS,
+    NLL,
 ]
 
 TABLE = JvpTable(CASES)

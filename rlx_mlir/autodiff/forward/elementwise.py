@@ -15,6 +15,7 @@ broadcast to the result's shape (`rules.total`).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType, i1
+from xdsl.ir import Operation
 
 from rlx_mlir.autodiff.forward.rules import broadcast_to, diagonal, jvp_rule, product_rule, total
 from rlx_mlir.dialects import rlx
@@ -44,16 +45,17 @@ def div(b, op, a_dot, c_dot):
     return (total(b, terms, z),)
 
 
-def _extremum(b, op, a_dot, c_dot, a_wins: type):
-    """z_dot = a_dot where a wins, c_dot where c wins, (a_dot + c_dot) / 2 on a tie."""
+def _extremum(b, op, a_dot, c_dot, beats: type[Operation]):
+    """z_dot = a_dot where a beats c, c_dot where c beats a, (a_dot + c_dot) / 2 on a tie
+    (a 0-d zero standing for a tangent that is None)."""
     a, c = op.operands
     z = op.results[0]
-    a_dot = broadcast_to(b, a_dot, z) or b.zeros(z.type)
-    c_dot = broadcast_to(b, c_dot, z) or b.zeros(z.type)
+    a_dot, c_dot = broadcast_to(b, a_dot, z), broadcast_to(b, c_dot, z)
+    zero = b.scalar(0.0, z)
     mask = TensorType(i1, z.type.get_shape())
-    wins, loses = b.build(a_wins, [a, c], mask), b.build(a_wins, [c, a], mask)
-    tie = b.mul(b.add(a_dot, c_dot), b.scalar(0.5, z))
-    return (b.build(rlx.WhereOp, [wins, a_dot, b.build(rlx.WhereOp, [loses, c_dot, tie], z)], z),)
+    a_beats, c_beats = b.build(beats, [a, c], mask), b.build(beats, [c, a], mask)
+    tie = b.mul(total(b, [a_dot, c_dot], z), b.scalar(0.5, z))
+    return (b.build(rlx.WhereOp, [a_beats, a_dot or zero, b.build(rlx.WhereOp, [c_beats, c_dot or zero, tie], z)], z),)
 
 
 @jvp_rule(rlx.MaximumOp)

@@ -46,16 +46,14 @@ def softmax_backward(b, op, dy_dot, y_dot):
 
 @jvp_rule(rlx.NllLossOp)
 def nll_loss(b, op, logp_dot, _target_dot, _weight_dot):
+    """Linear in logp; the class weights are not differentiated, as in ATen (and the VJP rule)."""
     if logp_dot is None:
         return None, None
     loss, total_weight = op.results
     _, target, weight = op.operands
-    loss_dot, _ = b.build_many(rlx.NllLossOp, [logp_dot, target, weight], [loss.type, total_weight.type], **_props(op))
+    properties = {name: op.property_value(name) for name in op.properties}
+    loss_dot, _ = b.build_many(rlx.NllLossOp, [logp_dot, target, weight], [loss.type, total_weight.type], **properties)
     return loss_dot, None
-
-
-def _props(op):
-    return {name: op.property_value(name) for name in op.properties}
 
 
 @jvp_rule(rlx.NllLossBackwardOp)

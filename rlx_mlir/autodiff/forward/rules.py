@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from xdsl.ir import Operation, SSAValue
 
 from rlx_mlir.autodiff.rules import RULES as VJP_RULES
-from rlx_mlir.autodiff.rules import VjpBuilder
+from rlx_mlir.autodiff.rules import VjpBuilder, registrar
 from rlx_mlir.dialects import rlx
 
 Tangent = SSAValue | None
@@ -44,14 +44,7 @@ JVP_RULES: dict[type[Operation], Rule] = {}
 
 def jvp_rule(*op_classes: type[Operation]) -> Callable[[Rule], Rule]:
     """Register the decorated function as the JVP rule of each of `op_classes`."""
-
-    def register(rule: Rule) -> Rule:
-        for op_class in op_classes:
-            assert op_class not in JVP_RULES, f"two JVP rules for {op_class.name}"
-            JVP_RULES[op_class] = rule
-        return rule
-
-    return register
+    return registrar(JVP_RULES, "JVP", op_classes)
 
 
 def broadcast_to(b: VjpBuilder, tangent: Tangent, like: SSAValue) -> Tangent:

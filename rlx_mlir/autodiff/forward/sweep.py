@@ -18,16 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
-from xdsl.passes import ModulePass
 
 from rlx_mlir.autodiff.forward.rules import JVP_RULES
-from rlx_mlir.autodiff.reverse import _error, _find_function, _wrt_indices, simplify
+from rlx_mlir.autodiff.reverse import AutodiffPass, _error, _find_function, _wrt_indices, rule_of, run_pass, simplify
 from rlx_mlir.autodiff.rules import VjpBuilder, is_float_tensor
-from rlx_mlir.ir import DiagnosticError, make_context, parse_module, verify_module, verify_pass_output
 
 JVP_SUFFIX = "_jvp"
 PASS = "jvp"
@@ -72,9 +69,7 @@ def linearize(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> 
         dots = [tangents.get(operand) for operand in clone.operands]
         if all(dot is None for dot in dots):
             continue
-        rule = JVP_RULES.get(type(op))
-        if rule is None:
-            raise _error(op, f"has no JVP rule: {PASS} cannot differentiate @{name} through it")
+        rule = rule_of(op, JVP_RULES, "JVP", PASS, name)
         builder.location = op.location
         result_dots = rule(builder, clone, *dots)
         if len(result_dots) != len(clone.results):
@@ -96,10 +91,10 @@ def linearize(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> 
 
 
 @dataclass(frozen=True)
-class JvpPass(ModulePass):
+class JvpPass(AutodiffPass):
     """Add `@NAME_jvp` for each function NAME of `func`: its Jacobian-vector product.
 
-    Options, as `autodiff`'s:
+    Options, as `autodiff`'s (this pass inherits them):
     - `func`: the functions to differentiate, comma-separated (`func=f,g`).
     - `wrt`: the argument indices whose tangents `@NAME_jvp` takes, comma-separated, in
       that order (`wrt=0,2`); by default every floating-point tensor argument.
@@ -111,16 +106,9 @@ class JvpPass(ModulePass):
 
     name = PASS
 
-    func: tuple[str, ...] = ()
-    wrt: tuple[int, ...] | None = None
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        names = (self.func,) if isinstance(self.func, str) else self.func
-        if not names:
-            raise DiagnosticError(f"{PASS}: option 'func' names no function (func=NAME[,NAME...])")
-        wrt = (self.wrt,) if isinstance(self.wrt, int) else self.wrt
-        for name in names:
-            linearize(op, name, wrt)
+    @staticmethod
+    def transform(module: ModuleOp, name: str, wrt: Sequence[int] | None) -> func.FuncOp:
+        return linearize(module, name, wrt)
 
 
 def jvp(source, func: str | Sequence[str], wrt: Sequence[int] | None = None) -> ModuleOp:
@@ -130,14 +118,4 @@ def jvp(source, func: str | Sequence[str], wrt: Sequence[int] | None = None) -> 
     An xDSL module is differentiated in a copy; errors in the input are `DiagnosticError`s,
     as from `rlx-opt --jvp`.
     """
-    if isinstance(source, str):
-        module = parse_module(make_context(), source, "<string>")
-    else:
-        assert isinstance(source, ModuleOp), "jvp takes MLIR text or an xDSL ModuleOp"
-        module = source.clone()
-        verify_module(module)
-    names = tuple(func.split(",")) if isinstance(func, str) else tuple(func)
-    pass_ = JvpPass(func=tuple(n.strip() for n in names), wrt=None if wrt is None else tuple(wrt))
-    pass_.apply(make_context(), module)
-    verify_pass_output(module, pass_.name)
-    return module
+    return run_pass(JvpPass, source, func, wrt)
