@@ -11,7 +11,6 @@ from rlx_mlir.dialects import rlx
 WITHOUT_JVP_RULE = {
     "rlx.attention",
     "rlx.attention_backward",
-    "rlx.batch_norm",
     "rlx.batch_norm_backward",
     "rlx.batch_norm_inference",
     "rlx.batch_norm_inference_backward",

@@ -65,6 +65,9 @@ def _multi_result(name, op, shapes, results, returned, fn):
 
 
 X, W, STAT = (2, 3, 4), (3, 4), (2, 1, 1)
+NCHW, C = (2, 3, 2, 2), (3,)
+BATCH_NORM = "rlx.batch_norm %a0, %a1, %a2, %a3, %a4 eps 1.0e-05"
+"""The running statistics are arguments with tangents, which y and the batch statistics do not depend on."""
 LAYER_NORM = "rlx.layer_norm %a0, %a1, %a2 normalized_rank 2 eps 1.0e-05"
 NORMS = [
     _multi_result("layer_norm", LAYER_NORM, (X, W, W), (X, STAT, STAT), 0, lambda x, w, b: F.layer_norm(x, W, w, b, 1e-5)),
@@ -77,6 +80,14 @@ NORMS = [
                   lambda x, w: ((x * x).mean((1, 2), keepdim=True) + 1e-5).rsqrt()),
     _multi_result("rms_norm_no_weight", "rlx.rms_norm %a0 normalized_rank 1 eps 1.0e-05", (X,), (X, (2, 3, 1)), 0,
                   lambda x: F.rms_norm(x, (4,), None, 1e-5)),
+    *(
+        _multi_result(f"batch_norm_{name}", BATCH_NORM, (NCHW, C, C, C, C), (NCHW, C, C, C, C), returned, fn)
+        for name, returned, fn in (
+            ("y", 0, lambda x, w, b, rm, rv: F.batch_norm(x, None, None, w, b, training=True, eps=1e-5)),
+            ("mean", 1, lambda x, w, b, rm, rv: x.mean((0, 2, 3))),
+            ("invstd", 2, lambda x, w, b, rm, rv: (x.var((0, 2, 3), unbiased=False) + 1e-5).rsqrt()),
+        )
+    ),
 ]
 
 TARGET = np.array([1, 0, 3], dtype=np.int64)

@@ -1,43 +1,73 @@
-"""JVP rules of layer norm and RMS norm (the other norms and the norms' gradients have none yet).
+"""JVP rules of layer norm, RMS norm and training-mode batch norm (group norm, eval-mode
+batch norm and the norms' gradients have none yet).
 
-Over the normalized axes (means kept as size-1 axes, so they broadcast back):
+With E the mean over the statistics' axes (kept as size-1 axes, so it broadcasts back),
+xhat = (x - mean) rstd and rstd = (var + eps)^(-1/2), var = E[(x - mean)^2]:
 
-    layer norm:  mean_dot = mean(x_dot),   rstd_dot = -rstd^2 mean(xhat x_dot),
-                 xhat = (x - mean) rstd,   xhat_dot = rstd (x_dot - mean_dot) + xhat rstd_dot / rstd,
-                 y = xhat w + b:           y_dot = xhat_dot w + xhat w_dot + b_dot
-    RMS norm:    rstd_dot = -rstd^3 mean(x x_dot),
-                 y = x rstd w:             y_dot = (x_dot rstd + x rstd_dot) w + x rstd w_dot
+    mean_dot = E[x_dot]
+    rstd_dot = -rstd^3 var_dot / 2 = -rstd^2 E[xhat x_dot]        (var_dot = 2 E[(x - mean) x_dot])
+    xhat_dot = rstd (x_dot - mean_dot) + xhat rstd_dot / rstd
+    y = xhat w + b:   y_dot = xhat_dot w + xhat w_dot + b_dot
 
-(rstd = (var + eps)^(-1/2), so rstd_dot = -rstd^3 var_dot / 2, and var_dot = 2 mean((x - mean) x_dot).)
+Layer norm takes E over its last normalized_rank axes, batch norm over every axis but the
+channel (its per-channel vectors [C] broadcast as [1, C, 1, ...]); batch norm's updated
+running statistics are optimizer state, not differentiable (ATen), and get no tangent.
+RMS norm has no mean: rstd = (E[x^2] + eps)^(-1/2), rstd_dot = -rstd^3 E[x x_dot], y = x rstd w.
 """
 
 from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
 
 from rlx_mlir.autodiff.forward.rules import jvp_rule, total
 from rlx_mlir.dialects import rlx
 
 
-def _mean_over_normalized(b, op, value, like):
-    """mean of `value` over the op's normalized axes, kept, of `like`'s (a statistic's) type."""
-    rank = len(value.type.get_shape())
-    dims = list(range(rank - op.normalized_rank, rank))
-    return b.build(rlx.MeanOp, [value], like, dims=dims, keepdim=True)
+def _averaging(b, dims, kept):
+    """E over `dims` of a value, kept as size-1 axes, of type `kept`."""
+    return lambda value: b.build(rlx.MeanOp, [value], kept, dims=dims, keepdim=True)
+
+
+def _standardized(b, x, x_dot, mean, rstd, average):
+    """xhat and the tangents (xhat_dot, mean_dot, rstd_dot) of the module docstring, in the
+    broadcast shapes of `mean` and `rstd`; the tangents are None without x_dot."""
+    xhat = b.mul(b.sub(x, mean), rstd)
+    if x_dot is None:
+        return xhat, None, None, None
+    mean_dot = average(x_dot)
+    spread = average(b.mul(xhat, x_dot))  # E[xhat x_dot] = -rstd_dot / rstd^2
+    rstd_dot = b.neg(b.mul(b.mul(rstd, rstd), spread))
+    xhat_dot = b.sub(b.mul(b.sub(x_dot, mean_dot), rstd), b.mul(xhat, b.mul(rstd, spread)))
+    return xhat, xhat_dot, mean_dot, rstd_dot
+
+
+def _affine(b, y, xhat, xhat_dot, w, w_dot, b_dot):
+    """y = xhat w + b: y_dot = xhat_dot w + xhat w_dot + b_dot (w, w_dot, b_dot in broadcast shapes)."""
+    return total(b, [xhat_dot and b.mul(xhat_dot, w), w_dot and b.mul(xhat, w_dot), b_dot], y)
 
 
 @jvp_rule(rlx.LayerNormOp)
 def layer_norm(b, op, x_dot, w_dot, b_dot):
     x, w, _ = op.operands
     y, mean, rstd = op.results
-    xhat = b.mul(b.sub(x, mean), rstd)
-    if x_dot is None:
-        xhat_dot = mean_dot = rstd_dot = None
-    else:
-        mean_dot = _mean_over_normalized(b, op, x_dot, mean)
-        spread = _mean_over_normalized(b, op, b.mul(xhat, x_dot), rstd)  # mean(xhat x_dot) = -rstd_dot / rstd^2
-        rstd_dot = b.neg(b.mul(b.mul(rstd, rstd), spread))
-        xhat_dot = b.sub(b.mul(b.sub(x_dot, mean_dot), rstd), b.mul(xhat, b.mul(rstd, spread)))
-    y_dot = total(b, [xhat_dot and b.mul(xhat_dot, w), w_dot and b.mul(xhat, w_dot), b_dot], y)
-    return y_dot, mean_dot, rstd_dot
+    rank = len(x.type.get_shape())
+    average = _averaging(b, list(range(rank - op.normalized_rank, rank)), mean.type)
+    xhat, xhat_dot, mean_dot, rstd_dot = _standardized(b, x, x_dot, mean, rstd, average)
+    return _affine(b, y, xhat, xhat_dot, w, w_dot, b_dot), mean_dot, rstd_dot
+
+
+@jvp_rule(rlx.BatchNormOp)
+def batch_norm(b, op, x_dot, w_dot, b_dot, *_running_dots):
+    x = op.input
+    y, mean, invstd = op.results[:3]
+    shape = x.type.get_shape()
+    kept = TensorType(x.type.element_type, [1, shape[1], *([1] * (len(shape) - 2))])
+    per_channel = lambda v: v and b.build(rlx.ReshapeOp, [v], kept)  # noqa: E731  ([C] -> [1, C, 1, ...])
+    average = _averaging(b, [0, *range(2, len(shape))], kept)
+    xhat, xhat_dot, mean_dot, invstd_dot = _standardized(b, x, x_dot, per_channel(mean), per_channel(invstd), average)
+    y_dot = _affine(b, y, xhat, xhat_dot, per_channel(op.weight), per_channel(w_dot), per_channel(b_dot))
+    as_vector = lambda v: v and b.build(rlx.ReshapeOp, [v], mean.type)  # noqa: E731
+    return y_dot, as_vector(mean_dot), as_vector(invstd_dot), None, None
 
 
 @jvp_rule(rlx.RmsNormOp)
@@ -48,8 +78,9 @@ def rms_norm(b, op, x_dot, w_dot=None):
     if x_dot is None:
         xhat_dot = rstd_dot = None
     else:
-        rstd_dot = b.neg(b.mul(b.mul(rstd, b.mul(rstd, rstd)), _mean_over_normalized(b, op, b.mul(x, x_dot), rstd)))
+        rank = len(x.type.get_shape())
+        square_dot = _averaging(b, list(range(rank - op.normalized_rank, rank)), rstd.type)(b.mul(x, x_dot))
+        rstd_dot = b.neg(b.mul(b.mul(rstd, b.mul(rstd, rstd)), square_dot))
         xhat_dot = b.add(b.mul(x_dot, rstd), b.mul(x, rstd_dot))
     scaled = xhat_dot if w is None or xhat_dot is None else b.mul(xhat_dot, w)
-    y_dot = total(b, [scaled, w_dot and b.mul(xhat, w_dot)], y)
-    return y_dot, rstd_dot
+    return total(b, [scaled, w_dot and b.mul(xhat, w_dot)], y), rstd_dot
