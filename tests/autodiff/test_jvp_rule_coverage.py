@@ -14,7 +14,6 @@ WITHOUT_JVP_RULE = {
     "rlx.batch_norm_backward",
     "rlx.batch_norm_inference",
     "rlx.batch_norm_inference_backward",
-    "rlx.group_norm",
     "rlx.group_norm_backward",
     "rlx.layer_norm_backward",
     "rlx.rms_norm_backward",

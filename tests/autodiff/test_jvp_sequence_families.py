@@ -88,6 +88,12 @@ NORMS = [
             ("invstd", 2, lambda x, w, b, rm, rv: (x.var((0, 2, 3), unbiased=False) + 1e-5).rsqrt()),
         )
     ),
+    _multi_result("group_norm", "rlx.group_norm %a0 affine %a1, %a2 groups 2", ((2, 4, 3), (4,), (4,)),
+                  ((2, 4, 3), (2, 2), (2, 2)), 0, lambda x, w, b: F.group_norm(x, 2, w, b, 1e-5)),
+    _multi_result("group_norm_rstd_no_affine", "rlx.group_norm %a0 groups 2", ((2, 4, 3),), ((2, 4, 3), (2, 2), (2, 2)),
+                  2, lambda x: (x.reshape(2, 2, 6).var(2, unbiased=False) + 1e-5).rsqrt()),
+    _multi_result("group_norm_no_affine", "rlx.group_norm %a0 groups 2", ((2, 4, 3),), ((2, 4, 3), (2, 2), (2, 2)),
+                  0, lambda x: F.group_norm(x, 2, None, None, 1e-5)),
 ]
 
 TARGET = np.array([1, 0, 3], dtype=np.int64)

@@ -1,5 +1,5 @@
-"""JVP rules of layer norm, RMS norm and training-mode batch norm (group norm, eval-mode
-batch norm and the norms' gradients have none yet).
+"""JVP rules of layer, RMS, group and training-mode batch norm (eval-mode batch norm and
+the norms' gradients have none yet).
 
 With E the mean over the statistics' axes (kept as size-1 axes, so it broadcasts back),
 xhat = (x - mean) rstd and rstd = (var + eps)^(-1/2), var = E[(x - mean)^2]:
@@ -9,13 +9,16 @@ xhat = (x - mean) rstd and rstd = (var + eps)^(-1/2), var = E[(x - mean)^2]:
     xhat_dot = rstd (x_dot - mean_dot) + xhat rstd_dot / rstd
     y = xhat w + b:   y_dot = xhat_dot w + xhat w_dot + b_dot
 
-Layer norm takes E over its last normalized_rank axes, batch norm over every axis but the
-channel (its per-channel vectors [C] broadcast as [1, C, 1, ...]); batch norm's updated
+Layer norm takes E over its last normalized_rank axes, group norm over each (sample,
+group), batch norm over every axis but the channel (per-channel vectors [C] broadcast as
+[1, C, 1, ...]); batch norm's updated
 running statistics are optimizer state, not differentiable (ATen), and get no tangent.
 RMS norm has no mean: rstd = (E[x^2] + eps)^(-1/2), rstd_dot = -rstd^3 E[x x_dot], y = x rstd w.
 """
 
 from __future__ import annotations
+
+import math
 
 from xdsl.dialects.builtin import TensorType
 
@@ -60,14 +63,49 @@ def layer_norm(b, op, x_dot, w_dot, b_dot):
 def batch_norm(b, op, x_dot, w_dot, b_dot, *_running_dots):
     x = op.input
     y, mean, invstd = op.results[:3]
-    shape = x.type.get_shape()
-    kept = TensorType(x.type.element_type, [1, shape[1], *([1] * (len(shape) - 2))])
-    per_channel = lambda v: v and b.build(rlx.ReshapeOp, [v], kept)  # noqa: E731  ([C] -> [1, C, 1, ...])
-    average = _averaging(b, [0, *range(2, len(shape))], kept)
+    rank = len(x.type.get_shape())
+    per_channel = _per_channel(b, x)
+    average = _averaging(b, [0, *range(2, rank)], _channel_type(x))
     xhat, xhat_dot, mean_dot, invstd_dot = _standardized(b, x, x_dot, per_channel(mean), per_channel(invstd), average)
     y_dot = _affine(b, y, xhat, xhat_dot, per_channel(op.weight), per_channel(w_dot), per_channel(b_dot))
     as_vector = lambda v: v and b.build(rlx.ReshapeOp, [v], mean.type)  # noqa: E731
     return y_dot, as_vector(mean_dot), as_vector(invstd_dot), None, None
+
+
+@jvp_rule(rlx.GroupNormOp)
+def group_norm(b, op, x_dot, *affine_dots):
+    """E over each (sample, group): x seen as [N, groups, C / groups * prod(spatial)]."""
+    x = op.input
+    y, mean, rstd = op.results
+    shape = x.type.get_shape()
+    element = x.type.element_type
+    grouped_type = TensorType(element, [shape[0], op.groups, math.prod(shape[1:]) // op.groups])
+    kept = TensorType(element, [shape[0], op.groups, 1])
+    grouped = lambda v: v and b.build(rlx.ReshapeOp, [v], grouped_type)  # noqa: E731
+    ungrouped = lambda v: v and b.build(rlx.ReshapeOp, [v], x)  # noqa: E731
+    per_group = lambda v: b.build(rlx.ReshapeOp, [v], kept)  # noqa: E731
+    average = _averaging(b, [2], kept)
+    xhat, xhat_dot, mean_dot, rstd_dot = _standardized(b, grouped(x), grouped(x_dot), per_group(mean), per_group(rstd), average)
+    xhat, xhat_dot = ungrouped(xhat), ungrouped(xhat_dot)
+    if op.weight is None:
+        y_dot = xhat_dot
+    else:
+        w_dot, b_dot = affine_dots
+        per_channel = _per_channel(b, x)
+        y_dot = _affine(b, y, xhat, xhat_dot, per_channel(op.weight), per_channel(w_dot), per_channel(b_dot))
+    as_statistic = lambda v: v and b.build(rlx.ReshapeOp, [v], mean.type)  # noqa: E731
+    return y_dot, as_statistic(mean_dot), as_statistic(rstd_dot)
+
+
+def _channel_type(x) -> TensorType:
+    """[1, C, 1, ...]: the shape in which a per-channel vector broadcasts along x's channel axis."""
+    shape = x.type.get_shape()
+    return TensorType(x.type.element_type, [1, shape[1], *([1] * (len(shape) - 2))])
+
+
+def _per_channel(b, x):
+    """A [C] vector (or None) reshaped to `_channel_type(x)`."""
+    return lambda v: v and b.build(rlx.ReshapeOp, [v], _channel_type(x))
 
 
 @jvp_rule(rlx.RmsNormOp)
