@@ -12,7 +12,6 @@ WITHOUT_JVP_RULE = {
     "rlx.attention",
     "rlx.attention_backward",
     "rlx.batch_norm_backward",
-    "rlx.batch_norm_inference",
     "rlx.batch_norm_inference_backward",
     "rlx.group_norm_backward",
     "rlx.layer_norm_backward",

@@ -1,5 +1,4 @@
-"""JVP rules of layer, RMS, group and training-mode batch norm (eval-mode batch norm and
-the norms' gradients have none yet).
+"""JVP rules of layer, RMS, group and batch norm (the norms' gradients have none yet).
 
 With E the mean over the statistics' axes (kept as size-1 axes, so it broadcasts back),
 xhat = (x - mean) rstd and rstd = (var + eps)^(-1/2), var = E[(x - mean)^2]:
@@ -70,6 +69,22 @@ def batch_norm(b, op, x_dot, w_dot, b_dot, *_running_dots):
     y_dot = _affine(b, y, xhat, xhat_dot, per_channel(op.weight), per_channel(w_dot), per_channel(b_dot))
     as_vector = lambda v: v and b.build(rlx.ReshapeOp, [v], mean.type)  # noqa: E731
     return y_dot, as_vector(mean_dot), as_vector(invstd_dot), None, None
+
+
+@jvp_rule(rlx.BatchNormInferenceOp)
+def batch_norm_inference(b, op, x_dot, w_dot, b_dot, *_running_dots):
+    """y = (x - m) s w + b with the running statistics m, v and s = (v + eps)^(-1/2), which
+    are not differentiated (ATen's eval-mode batch norm, and the VJP rule):
+    y_dot = x_dot s w + (x - m) s w_dot + b_dot."""
+    x, y = op.input, op.results[0]
+    per_channel = _per_channel(b, x)
+    s = b.unary(rlx.RsqrtOp, b.binary(rlx.AddOp, per_channel(op.running_var), b.scalar(op.eps, x)))
+    terms = [
+        x_dot and b.mul(b.mul(x_dot, s), per_channel(op.weight)),
+        w_dot and b.mul(b.mul(b.sub(x, per_channel(op.running_mean)), s), per_channel(w_dot)),
+        per_channel(b_dot),
+    ]
+    return (total(b, terms, y),)
 
 
 @jvp_rule(rlx.GroupNormOp)
