@@ -35,6 +35,12 @@ def _autodiff():
     return AutodiffPass
 
 
+def _jvp():
+    from rlx_mlir.autodiff.forward import JvpPass
+
+    return JvpPass
+
+
 def _outline_kernels():
     from rlx_mlir.transforms.outline_kernels import OutlineKernelsPass
 
@@ -47,6 +53,7 @@ RLX_UNIVERSE = Universe(
         "decompose-backward": _decompose_backward,
         "convert-rlx-to-linalg": _convert_rlx_to_linalg,
         "autodiff": _autodiff,
+        "jvp": _jvp,
         "outline-kernels": _outline_kernels,
     },
 )

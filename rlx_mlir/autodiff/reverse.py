@@ -47,13 +47,13 @@ from rlx_mlir.ir import (
 VJP_SUFFIX = "_vjp"
 
 
-def _find_function(module: ModuleOp, name: str) -> func.FuncOp:
+def _find_function(module: ModuleOp, name: str, pass_name: str = "autodiff") -> func.FuncOp:
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.sym_name.data == name:
             return op
     defined = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
     raise DiagnosticError(
-        f"autodiff: no function @{name} in the module (it defines {', '.join(defined) or 'none'})",
+        f"{pass_name}: no function @{name} in the module (it defines {', '.join(defined) or 'none'})",
         format_location(module) or _first_location(module),
     )
 
@@ -70,7 +70,7 @@ def _error(op: Operation, message: str) -> DiagnosticError:
     return DiagnosticError(f"'{op.name}' op {message}", format_location(op))
 
 
-def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None) -> list[int]:
+def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None, pass_name: str = "autodiff") -> list[int]:
     """The arguments to differentiate: `wrt`, checked, or every float tensor argument."""
     args = f.body.block.args
     if wrt is None:
@@ -78,13 +78,21 @@ def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None) -> list[int]:
     for i in wrt:
         if not 0 <= i < len(args):
             raise _error(
-                f, f"autodiff: wrt index {i} is out of range: @{f.sym_name.data} has {len(args)} arguments"
+                f, f"{pass_name}: wrt index {i} is out of range: @{f.sym_name.data} has {len(args)} arguments"
             )
         if not is_float_tensor(args[i].type):
             raise _error(
-                f, f"autodiff: wrt index {i} names argument {args[i].type}, not a floating-point tensor"
+                f, f"{pass_name}: wrt index {i} names argument {args[i].type}, not a floating-point tensor"
             )
     return list(wrt)
+
+
+def rule_of(op: Operation, table: dict, kind: str, pass_name: str, function: str):
+    """`op`'s rule in `table` (the VJP or the JVP rules), or a located error naming the op."""
+    rule = table.get(type(op))
+    if rule is None:
+        raise _error(op, f"has no {kind} rule: {pass_name} cannot differentiate @{function} through it")
+    return rule
 
 
 class _Cotangents:
@@ -149,9 +157,7 @@ def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None)
         bars = [cotangents.of.get(r) for r in op.results]
         if all(bar is None for bar in bars):
             continue
-        rule = RULES.get(type(op))
-        if rule is None:
-            raise _error(op, f"has no VJP rule: autodiff cannot differentiate @{name} through it")
+        rule = rule_of(op, RULES, "VJP", "autodiff", name)
         builder.location = op.location
         bars = [
             bar if bar is not None or not is_float_tensor(r.type) else builder.zeros(r.type)
@@ -226,10 +232,16 @@ class AutodiffPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         names = (self.func,) if isinstance(self.func, str) else self.func
         if not names:
-            raise DiagnosticError("autodiff: option 'func' names no function (func=NAME[,NAME...])")
+            raise DiagnosticError(f"{self.name}: option 'func' names no function (func=NAME[,NAME...])")
         wrt = (self.wrt,) if isinstance(self.wrt, int) else self.wrt
         for name in names:
-            differentiate(op, name, wrt)
+            self.transform(op, name, wrt)
+
+    @staticmethod
+    def transform(module: ModuleOp, name: str, wrt: Sequence[int] | None) -> func.FuncOp:
+        """Add the derivative of `@name` to `module`; the forward-mode pass, whose options are
+        these, overrides this alone."""
+        return differentiate(module, name, wrt)
 
 
 def autodiff(source, func: str | Sequence[str], wrt: Sequence[int] | None = None) -> ModuleOp:
@@ -239,14 +251,20 @@ def autodiff(source, func: str | Sequence[str], wrt: Sequence[int] | None = None
     An xDSL module is differentiated in a copy, as `rlx_mlir.compile` treats its input.
     Errors in the input are `DiagnosticError`s, as from `rlx-opt --autodiff`.
     """
+    return run_pass(AutodiffPass, source, func, wrt)
+
+
+def run_pass(pass_class: type[AutodiffPass], source, func: str | Sequence[str], wrt: Sequence[int] | None) -> ModuleOp:
+    """The Python face of `pass_class` (`autodiff` or `jvp`): `source` parsed (if text) or
+    copied and verified, the pass run on it with these options, its output verified."""
     if isinstance(source, str):
         module = parse_module(make_context(), source, "<string>")
     else:
-        assert isinstance(source, ModuleOp), "autodiff takes MLIR text or an xDSL ModuleOp"
+        assert isinstance(source, ModuleOp), f"{pass_class.name} takes MLIR text or an xDSL ModuleOp"
         module = source.clone()
         verify_module(module)
     names = tuple(func.split(",")) if isinstance(func, str) else tuple(func)
-    pass_ = AutodiffPass(func=tuple(n.strip() for n in names), wrt=None if wrt is None else tuple(wrt))
+    pass_ = pass_class(func=tuple(n.strip() for n in names), wrt=None if wrt is None else tuple(wrt))
     pass_.apply(make_context(), module)
     verify_pass_output(module, pass_.name)
     return module

@@ -39,11 +39,16 @@ RULES: dict[type[Operation], Rule] = {}
 
 def vjp_rule(*op_classes: type[Operation]) -> Callable[[Rule], Rule]:
     """Register the decorated function as the VJP rule of each of `op_classes`."""
+    return registrar(RULES, "VJP", op_classes)
+
+
+def registrar(table: dict[type[Operation], Rule], kind: str, op_classes) -> Callable[[Rule], Rule]:
+    """The decorator that enters a rule in `table` (the VJP or the JVP rules) for each op class, once."""
 
     def register(rule: Rule) -> Rule:
         for op_class in op_classes:
-            assert op_class not in RULES, f"two VJP rules for {op_class.name}"
-            RULES[op_class] = rule
+            assert op_class not in table, f"two {kind} rules for {op_class.name}"
+            table[op_class] = rule
         return rule
 
     return register
