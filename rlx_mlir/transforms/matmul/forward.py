@@ -11,8 +11,9 @@ from rlx_mlir.transforms.builders import TensorBuilder, tensor_type
 class MatmulToLinalg(RewritePattern):
     """y[m, n] = sum_k a[m, k] * b[k, n];  batched: y[i, m, n] = sum_k a[i, m, k] * b[i, k, n]
 
-    2-D: `linalg.matmul`. 3-D: a gather-form generic over (i, m, n, k) (xDSL has no
-    `linalg.batch_matmul`).
+    2-D: `linalg.matmul`. 3-D: a generic over (i, m, n, k) in `linalg.batch_matmul`'s form
+    (xDSL has no such op); the optimizing schedule (batch_matmul.mlir) specializes it to
+    the named op and vectorizes it, and mlir-opt's `linalg-specialize-generic-ops` does.
     """
 
     @op_type_rewrite_pattern
