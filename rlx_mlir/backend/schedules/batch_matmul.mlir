@@ -33,8 +33,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
-  // A generic with 3 parallel loops and 1 reduction whose body is a multiply-add: a
-  // candidate for linalg.batch_matmul (specialize checks its maps).
+  // A generic with 3 parallel loops and 1 reduction whose body is a multiply-add, its loops
+  // the batch, rows, columns and reduction of a batched product.
   transform.named_sequence @match_batch_matmul_generic(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
@@ -45,20 +45,30 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.dim %s[0, 1, 2] {parallel} : !transform.any_op
       transform.match.structured.dim %s[3] {reduction} : !transform.any_op
       transform.match.structured.body %s {contraction = ["arith.mulf", "arith.addf"]} : !transform.any_op
+      // Loop 0 the batch, 1 the rows, 2 the columns, 3 the reduction, as y[b, m, n] +=
+      // a[b, m, k] * c[b, k, n] has them.
+      %batch, %rows, %columns, %k = transform.match.structured.classify_contraction_dims %s
+          : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %batch, %c0 : !transform.param<i64>
+      transform.match.param.cmpi eq %rows, %c1 : !transform.param<i64>
+      transform.match.param.cmpi eq %columns, %c2 : !transform.param<i64>
+      transform.match.param.cmpi eq %k, %c3 : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     %l = transform.include @match_long_reduction failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
     transform.yield %l : !transform.any_op
   }
 
-  // The generic as linalg.batch_matmul, then scheduled; a generic of other maps (a
-  // transposed operand) is left as it is.
+  // The generic as linalg.batch_matmul (the matcher checked its form), then scheduled.
   transform.named_sequence @specialize_and_schedule(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%g: !transform.any_op):
       %named = transform.structured.specialize %g : (!transform.any_op) -> !transform.any_op
-      %bmm = transform.include @match_batch_matmul failures(propagate) (%named) : (!transform.any_op) -> !transform.any_op
-      transform.include @schedule_batch_matmul failures(propagate) (%bmm) : (!transform.any_op) -> ()
+      transform.include @schedule_batch_matmul failures(propagate) (%named) : (!transform.any_op) -> ()
     }
     transform.yield
   }

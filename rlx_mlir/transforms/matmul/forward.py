@@ -1,4 +1,4 @@
-"""`rlx.matmul` as linalg: `linalg.matmul`, or a gather-form generic when batched."""
+"""`rlx.matmul` as linalg: `linalg.matmul`, or a batch-matmul generic when batched."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, tensor_type
+from rlx_mlir.transforms.matmul.batched import batch_matmul
 
 
 class MatmulToLinalg(RewritePattern):
@@ -24,15 +25,5 @@ class MatmulToLinalg(RewritePattern):
         if len(out.get_shape()) == 2:
             y = b.matmul(op.lhs, op.rhs, init)
         else:
-            y = b.generic(
-                ins=[op.lhs, op.rhs],
-                init=init,
-                maps=[
-                    lambda i, m, n, k: (i, m, k),
-                    lambda i, m, n, k: (i, k, n),
-                    lambda i, m, n, k: (i, m, n),
-                ],
-                iterators="pppR",
-                body=lambda r, a_, b_, acc: r.add(acc, r.mul(a_, b_)),
-            )
+            y = batch_matmul(b, op.lhs, op.rhs, init)
         rewriter.replace(op, [], [y])
