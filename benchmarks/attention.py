@@ -16,15 +16,13 @@ Results go to `benchmarks/results/attention.json`.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.harness import THREADS, child_peak_rss_mib, configure_threads, machine_record, peak_rss_mib, preload_openmp, time_interleaved
+from benchmarks.harness import against_torch, child_peak_rss_mib, peak_rss_mib, start_threads, write_report
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
@@ -103,11 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("ours", "torch"), help="(child) run one side twice and print its peak RSS")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    configure_threads()
-    import torch
-
-    torch.set_num_threads(THREADS)
-    preload_openmp()
+    start_threads()
     if args.only:
         step = (ours if args.only == "ours" else pytorch)(args.batch, args.heads, args.lengths[0], args.width)
         step()
@@ -118,21 +112,16 @@ def main(argv: list[str] | None = None) -> int:
     for length in args.lengths:
         shape = (args.batch, args.heads, length, args.width)
         error = check(*shape)
-        medians, rounds = time_interleaved({"ours": ours(*shape), "torch": pytorch(*shape)}, budget_s=args.budget)
         result = {
-            "shape": list(shape), "ours_ms": medians["ours"] * 1e3, "torch_ms": medians["torch"] * 1e3,
-            "ratio": medians["torch"] / medians["ours"], "max_rel_err": error, "correct": error < 1e-4,
-            "rounds": rounds, "ours_peak_mib": peak_rss_child(args, "ours", length),
+            "shape": list(shape), **against_torch(ours(*shape), pytorch(*shape), args.budget),
+            "max_rel_err": error, "correct": error < 1e-4, "ours_peak_mib": peak_rss_child(args, "ours", length),
             "torch_peak_mib": peak_rss_child(args, "torch", length),
         }
         results.append(result)
         print(f"L={length}: ours {result['ours_ms']:.1f} ms, torch {result['torch_ms']:.1f} ms, ratio {result['ratio']:.2f}; "
               f"peak RSS ours {result['ours_peak_mib']:.0f} MiB, torch {result['torch_peak_mib']:.0f} MiB; "
               f"max error {error:.1e}", flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    report = {"threads": THREADS, **machine_record(), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cases": results}
-    (args.out / "attention.json").write_text(json.dumps(report, indent=2))
-    return 0 if all(r["correct"] for r in results) else 1
+    return write_report(args.out, "attention", results)
 
 
 if __name__ == "__main__":

@@ -304,6 +304,35 @@ def time_cold_compile(example: Path, pipeline: str) -> float:
                 os.environ[CACHE_DIR_ENV] = previous
 
 
+def start_threads() -> None:
+    """Every runtime of this process on ``THREADS`` threads (:func:`configure_threads`,
+    then torch's, then our OpenMP runtime loaded): a benchmark's first call."""
+    configure_threads()
+    import torch  # after configure_threads: OpenMP reads its variables when torch loads
+
+    torch.set_num_threads(THREADS)
+    preload_openmp()
+
+
+def against_torch(ours: Callable[[], object], torch: Callable[[], object], budget_s: float) -> dict:
+    """Ours and PyTorch's call timed interleaved: their medians (ms), the ratio torch/ours
+    (above 1: we are faster) and the rounds, as a results-file entry."""
+    medians, rounds = time_interleaved({"ours": ours, "torch": torch}, budget_s=budget_s)
+    return {
+        "ours_ms": medians["ours"] * 1e3, "torch_ms": medians["torch"] * 1e3,
+        "ratio": medians["torch"] / medians["ours"], "rounds": rounds,
+    }
+
+
+def write_report(directory: Path, name: str, cases: list[dict]) -> int:
+    """``directory/name.json``: the cases with the machine and date they were measured on.
+    Returns the benchmark's exit status: 0 when every case was ``correct``, else 1."""
+    directory.mkdir(parents=True, exist_ok=True)
+    report = {"threads": THREADS, **machine_record(), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cases": cases}
+    (directory / f"{name}.json").write_text(json.dumps(report, indent=2))
+    return 0 if all(case["correct"] for case in cases) else 1
+
+
 def child_peak_rss_mib(module: str, arguments: list[str], side: str) -> float:
     """Peak RSS (MiB) of `python -m module arguments...`, a child that runs only `side`'s
     work and prints its own `peak_rss_mib()` last, so neither side's memory counts in the

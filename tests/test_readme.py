@@ -39,6 +39,7 @@ SKIPPED = {
     "python -m benchmarks.train_step": "the training-step benchmark: minutes",
     "python -m benchmarks.sequence_ops": "the sequence-op benchmark: minutes",
     "python -m benchmarks.attention": "the attention benchmark: minutes",
+    "python -m benchmarks.batch_matmul": "the batched matmul benchmark: minutes",
 }
 
 

@@ -4,7 +4,9 @@
 // whole blocks (the tail block reads no element out of bounds; its padding keys are
 // masked), and one scf.for over the blocks carries the running max m, the running sum l
 // and the rescaled accumulator. A block's scores are [B, H, L, 64]; no [L, S] = 8x70 (or
-// 8x128) score tensor exists. GQA (4 query heads, 2 kv heads): k is read at h floordiv 2.
+// 8x128) score tensor exists. GQA (4 query heads, 2 kv heads): the scores are one batched
+// product per kv head, its 2 query heads' 8 rows stacked, q [2 * 2, 2 * 8, 16] times the
+// key block transposed once, [4, 16, 64].
 // CHECK-LABEL: func.func @attention_causal_blocks
 // CHECK-NOT:   x8x70x
 // CHECK:       %[[ZERO:.*]] = arith.constant 0 : index
@@ -14,10 +16,11 @@
 // CHECK:       %[[V:.*]] = tensor.pad %v low[0, 0, 0, 0] high[0, 0, 58, 0]
 // CHECK:       scf.for %[[J0:.*]] = %[[ZERO]] to %[[END]] step %[[STEP]] iter_args({{.*}}) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8x8xf32>)
 // CHECK:         tensor.extract_slice %[[K]][0, 0, %[[J0]], 0] [2, 2, 64, 16] [1, 1, 1, 1] : tensor<2x2x128x16xf32> to tensor<2x2x64x16xf32>
-// CHECK:         linalg.generic
-// CHECK-SAME:      affine_map<(d0, d1, d2, d3, d4) -> (d0, (d1 floordiv 2), d3, d4)>
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:      outs(%{{.*}} : tensor<2x4x8x64xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x64x16xf32>) outs(%{{.*}}:tensor<4x16x64xf32>) permutation = [0, 2, 1]
+// CHECK:         tensor.collapse_shape {{.*}} into tensor<4x16x16xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:      outs(%{{.*}} : tensor<4x16x64xf32>)
+// CHECK:         tensor.collapse_shape {{.*}} into tensor<2x4x8x64xf32>
 // The mask: padding keys (j0 + j >= 70) and later keys (j0 + j > i) score -inf.
 // CHECK:         arith.cmpi sge
 // CHECK:         arith.cmpi sgt

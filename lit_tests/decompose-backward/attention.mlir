@@ -4,19 +4,32 @@
 
 // The flash backward: D = rowsum(dout * out) once, then one scf.for over key blocks that
 // recomputes P = exp(t - lse) from the scores, accumulates dq in place and writes each
-// block's dk and dv rows; the padded dk and dv lose their padding keys at the end. The
-// kv heads' gradients sum over their 2 query heads (q, dout, P and dS viewed as
-// [B, Hkv, G, L, *]). No [L, S] = 8x70 tensor exists.
+// block's dk and dv rows; the padded dk and dv lose their padding keys at the end. Every
+// block contraction is a batched product over the B * Hkv = 4 kv heads, each kv head's
+// 2 query heads' rows stacked ([4, 2 * 8, *]): scores = q . kᵀ, dv = Pᵀ . dout,
+// dp = dout . vᵀ, dq += dS . k, dk = dSᵀ . q, with kᵀ, vᵀ, Pᵀ and dSᵀ transposed once per
+// block so that each product reads contiguous rows. No [L, S] = 8x70 tensor exists.
 // CHECK-LABEL: func.func @attention_backward_blocks
 // CHECK-NOT:   x8x70x
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:    ins(%do, %o : tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>)
-// CHECK:       tensor.expand_shape %do
-// CHECK-SAME:    into tensor<2x2x2x8x8xf32>
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<2x4x8x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x8xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x64x16xf32>) outs(%{{.*}}:tensor<4x16x64xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.generic {indexing_maps = [[BMM:\[affine_map<\(d0, d1, d2, d3\) -> \(d0, d1, d3\)>, affine_map<\(d0, d1, d2, d3\) -> \(d0, d3, d2\)>, affine_map<\(d0, d1, d2, d3\) -> \(d0, d1, d2\)>\]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x16xf32>, tensor<4x16x64xf32>) outs(%{{.*}} : tensor<4x16x64xf32>)
 // CHECK:         math.exp
-// CHECK:         iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x64xf32>) outs(%{{.*}}:tensor<4x64x16xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.generic {indexing_maps = [[BMM]]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x64x16xf32>, tensor<4x16x8xf32>) outs(%{{.*}} : tensor<4x64x8xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x64x8xf32>) outs(%{{.*}}:tensor<4x8x64xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.generic {indexing_maps = [[BMM]]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x8xf32>, tensor<4x8x64xf32>) outs(%{{.*}} : tensor<4x16x64xf32>)
+// CHECK:         linalg.generic {indexing_maps = [[BMM]]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x64xf32>, tensor<4x64x16xf32>) outs(%{{.*}} : tensor<4x16x16xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x64xf32>) outs(%{{.*}}:tensor<4x64x16xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.generic {indexing_maps = [[BMM]]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x64x16xf32>, tensor<4x16x16xf32>) outs(%{{.*}} : tensor<4x64x16xf32>)
 // CHECK:         tensor.insert_slice
 // CHECK:         tensor.insert_slice
 // CHECK:         scf.yield

@@ -147,7 +147,7 @@ SCHEDULE_LIBRARIES = (
     SCHEDULES_DIR / "common.mlir",
     *(
         SCHEDULES_DIR / f"{kind}.mlir"
-        for kind in ("matmul", "conv-weight", "conv", "grouped-conv", "pool", "transpose", "threads")
+        for kind in ("matmul", "batch_matmul", "conv-weight", "conv", "grouped-conv", "pool", "transpose", "threads")
     ),
 )
 SCHEDULE_FILES = (OPTIMIZING_SCHEDULE, *SCHEDULE_LIBRARIES)

@@ -525,10 +525,6 @@ CASES: list[Case] = [
     Case(
         "matmul_batched_2x64x96x128", matmul("bmm", (2, 64, 96), (2, 96, 128), (2, 64, 128)),
         (Threaded("FMAs", r"vector\.fma .* : vector<\d+xf32>"), Absent("batched product", r"linalg\.generic")),
-        xfail=(
-            "convert-rlx-to-linalg lowers a 3-D rlx.matmul to a rank-4 linalg.generic (i, m, n, k);"
-            " matmul.mlir matches linalg.matmul only, so batched products run as unthreaded scalar loops"
-        ),
     ),
 ]
 

@@ -15,6 +15,7 @@
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @apply_batch_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @apply_conv_weight(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @apply_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @apply_grouped_conv(%root: !transform.any_op {transform.consumed}) -> !transform.any_op
@@ -26,7 +27,9 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %after_matmul = transform.include @apply_matmul failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
-    %after_conv_weight = transform.include @apply_conv_weight failures(propagate) (%after_matmul)
+    %after_batch_matmul = transform.include @apply_batch_matmul failures(propagate) (%after_matmul)
+        : (!transform.any_op) -> !transform.any_op
+    %after_conv_weight = transform.include @apply_conv_weight failures(propagate) (%after_batch_matmul)
         : (!transform.any_op) -> !transform.any_op
     %after_conv = transform.include @apply_conv failures(propagate) (%after_conv_weight)
         : (!transform.any_op) -> !transform.any_op

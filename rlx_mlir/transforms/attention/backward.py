@@ -12,7 +12,7 @@
         dk[j0 : j0 + Bk] = sum_{g, i} ds[hk G + g, i, j] q[hk G + g, i]
     dk, dv = their first S keys
 
-Every block's keys are written once, so dk and dv need no accumulation across blocks;
+The contractions are batched products over the kv heads (contractions.py). Every block's keys are written once, so dk and dv need no accumulation across blocks;
 dq accumulates in place (its iter_arg is the contraction's init).
 """
 
@@ -24,13 +24,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import attention
 from rlx_mlir.transforms.attention.blocks import KeyBlocks, MaskView, every, exp, row_map
 from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_of
-
-
-def grouped(b: TensorBuilder, value: SSAValue, g: int) -> SSAValue:
-    """[B, H, L, d] viewed as [B, Hkv, G, L, d] (query head h = hk * G + g), so that a kv
-    head's gradient sums over its G query heads with plain loop dimensions."""
-    n, h, length, d = shape_of(value)
-    return b.expand_shape(value, [[0], [1, 2], [3], [4]], (n, h // g, g, length, d))
 
 
 def bias_gradient(
@@ -58,7 +51,7 @@ class AttentionBackwardToLinalg(RewritePattern):
     def match_and_rewrite(self, op: attention.AttentionBackwardOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         blocks = KeyBlocks.of(b, op)
-        q, dout, lse, g = op.query, op.grad_output, op.logsumexp, op.group()
+        q, dout, lse = op.query, op.grad_output, op.logsumexp
         k, v = blocks.pad(b, op.key), blocks.pad(b, op.value)
         mask = blocks.mask_view(b)
         bias = mask if mask is not None and mask.is_bias else None
@@ -69,7 +62,7 @@ class AttentionBackwardToLinalg(RewritePattern):
             ins=[dout, op.output], init=blocks.zeros(b, rows, q), maps=[every, every, row_map(4)],
             iterators="pppR", body=lambda x, do_, o_, acc: x.accumulate(acc, x.mul(do_, o_)),
         )
-        dout_grouped, q_grouped = grouped(b, dout, g), grouped(b, q, g)
+        heads = blocks.head_groups
         dq0 = blocks.zeros(b, shape_of(q), q)
         dk0 = blocks.empty(b, blocks.shape(op.key, blocks.padded), q)
         dv0 = blocks.empty(b, blocks.shape(op.value, blocks.padded), q)
@@ -85,35 +78,15 @@ class AttentionBackwardToLinalg(RewritePattern):
                 ins=[t, lse], init=blocks.empty(r, shape_of(t), q), maps=[every, row_map(4), every],
                 iterators="pppp", body=lambda x, t_, l_, _out: exp(x, x.sub(t_, l_)),
             )
-            dv_block = r.generic(
-                ins=[grouped(r, p, g), dout_grouped], init=blocks.zeros(r, blocks.block_shape(op.value), q),
-                maps=[lambda b, hk, j, d, gi, i: (b, hk, gi, i, j), lambda b, hk, j, d, gi, i: (b, hk, gi, i, d),
-                      lambda b, hk, j, d, gi, i: (b, hk, j, d)],
-                iterators="ppppRR", body=lambda x, p_, do_, acc: x.accumulate(acc, x.mul(p_, do_)),
-            )
-            dp = r.generic(
-                ins=[dout, v_block], init=blocks.zeros(r, shape_of(t), q),
-                maps=[lambda b, h, i, j, d: (b, h, i, d), lambda b, h, i, j, d: (b, h // g, j, d),
-                      lambda b, h, i, j, d: (b, h, i, j)],
-                iterators="ppppR", body=lambda x, do_, v_, acc: x.accumulate(acc, x.mul(do_, v_)),
-            )
+            dv_block = heads.key_gradient(r, p, dout, blocks.zeros(r, blocks.block_shape(op.value), q))
+            dp = heads.product_transposed(r, dout, v_block, blocks.zeros(r, shape_of(t), q))
             ds = r.generic(
                 ins=[p, dp, d_rows], init=blocks.empty(r, shape_of(t), q), maps=[every, every, row_map(4), every],
                 iterators="pppp",
                 body=lambda x, p_, dp_, d_, _out: x.mul(x.mul(p_, x.sub(dp_, d_)), x.constant(scale, element)),
             )
-            dq_new = r.generic(
-                ins=[ds, k_block], init=dq,
-                maps=[lambda b, h, i, e, j: (b, h, i, j), lambda b, h, i, e, j: (b, h // g, j, e),
-                      lambda b, h, i, e, j: (b, h, i, e)],
-                iterators="ppppR", body=lambda x, ds_, k_, acc: x.accumulate(acc, x.mul(ds_, k_)),
-            )
-            dk_block = r.generic(
-                ins=[grouped(r, ds, g), q_grouped], init=blocks.zeros(r, blocks.block_shape(op.key), q),
-                maps=[lambda b, hk, j, e, gi, i: (b, hk, gi, i, j), lambda b, hk, j, e, gi, i: (b, hk, gi, i, e),
-                      lambda b, hk, j, e, gi, i: (b, hk, j, e)],
-                iterators="ppppRR", body=lambda x, ds_, q_, acc: x.accumulate(acc, x.mul(ds_, q_)),
-            )
+            dq_new = heads.product(r, ds, k_block, dq)
+            dk_block = heads.key_gradient(r, ds, q, blocks.zeros(r, blocks.block_shape(op.key), q))
             grads = [dq_new, blocks.write(r, dk_block, dk, j0), blocks.write(r, dv_block, dv, j0)]
             if bias is not None:
                 grads.append(bias_gradient(r, blocks, bias, p, dp, d_rows, dbias[0], j0))

@@ -27,6 +27,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from rlx_mlir.dialects.attention import AttentionBase
 from rlx_mlir.dialects.properties import I1
+from rlx_mlir.transforms.attention.contractions import HeadGroups
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, is_dynamic, shape_of
 
 KEY_BLOCK = 64
@@ -58,6 +59,11 @@ class KeyBlocks:
     def of(b: TensorBuilder, op: AttentionBase) -> KeyBlocks:
         length = shape_of(op.key)[2]
         return KeyBlocks(op, length, min(KEY_BLOCK, length), tuple(b.dynamic_sizes(shape_of(op.query)[:1], op.query)))
+
+    @property
+    def head_groups(self) -> HeadGroups:
+        """The block contractions as batched products over kv heads (contractions.py)."""
+        return HeadGroups(self.op.group(), self.batch)
 
     @property
     def padded(self) -> int:
@@ -141,14 +147,9 @@ class KeyBlocks:
     ) -> SSAValue:
         """t[b, h, i, j] = scale * sum_e q[b, h, i, e] k[b, h / G, j0 + j, e] (+ bias), or -inf
         where key j0 + j is not attended by row i (padding, causal, window, a false mask)."""
-        op, g = self.op, self.op.group()
+        op = self.op
         shape = [*shape_of(query)[:3], self.size]
-        dot = r.generic(
-            ins=[query, key_block], init=self.zeros(r, shape, query),
-            maps=[lambda b, h, i, j, e: (b, h, i, e), lambda b, h, i, j, e: (b, h // g, j, e),
-                  lambda b, h, i, j, e: (b, h, i, j)],
-            iterators="ppppR", body=lambda x, q_, k_, acc: x.accumulate(acc, x.mul(q_, k_)),
-        )
+        dot = self.head_groups.product_transposed(r, query, key_block, self.zeros(r, shape, query))
         element = element_type_of(query)
         scale, causal, window, length = op.scale, op.causal(), op.window, self.length
 

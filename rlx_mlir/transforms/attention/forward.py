@@ -40,7 +40,7 @@ class AttentionToLinalg(RewritePattern):
     def match_and_rewrite(self, op: attention.AttentionOp, rewriter: PatternRewriter):
         b = TensorBuilder(rewriter, op)
         blocks = KeyBlocks.of(b, op)
-        q, g = op.query, op.group()
+        q = op.query
         k, v = blocks.pad(b, op.key), blocks.pad(b, op.value)
         mask = blocks.mask_view(b)
         rows, out_shape = shape_of(op.logsumexp), shape_of(op.output)
@@ -83,12 +83,7 @@ class AttentionToLinalg(RewritePattern):
                 ins=[alpha], init=acc, maps=[row_map(4), every], iterators="pppp",
                 body=lambda x, s_, a_: x.mul(a_, s_),
             )
-            acc_new = r.generic(
-                ins=[p, blocks.read(r, v, j0)], init=acc_scaled,
-                maps=[lambda b, h, i, d, j: (b, h, i, j), lambda b, h, i, d, j: (b, h // g, j, d),
-                      lambda b, h, i, d, j: (b, h, i, d)],
-                iterators="ppppR", body=lambda x, p_, v_, acc_: x.accumulate(acc_, x.mul(p_, v_)),
-            )
+            acc_new = blocks.head_groups.product(r, p, blocks.read(r, v, j0), acc_scaled)
             return m_new, l_new, acc_new
 
         m, l, acc = blocks.loop(rewriter, b, [m0, l0, acc0], step)

@@ -1,4 +1,4 @@
-"""`rlx.matmul` as linalg: `linalg.matmul`, or a gather-form generic when batched."""
+"""`rlx.matmul` as linalg: `linalg.matmul`, or a batch-matmul generic when batched."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.transforms.builders import TensorBuilder, tensor_type
+from rlx_mlir.transforms.matmul.batched import batch_matmul
 
 
 class MatmulToLinalg(RewritePattern):
     """y[m, n] = sum_k a[m, k] * b[k, n];  batched: y[i, m, n] = sum_k a[i, m, k] * b[i, k, n]
 
-    2-D: `linalg.matmul`. 3-D: a gather-form generic over (i, m, n, k) (xDSL has no
-    `linalg.batch_matmul`).
+    2-D: `linalg.matmul`. 3-D: a generic over (i, m, n, k) in `linalg.batch_matmul`'s form
+    (xDSL has no such op); the optimizing schedule (batch_matmul.mlir) specializes it to
+    the named op and vectorizes it, and mlir-opt's `linalg-specialize-generic-ops` does.
     """
 
     @op_type_rewrite_pattern
@@ -23,15 +25,5 @@ class MatmulToLinalg(RewritePattern):
         if len(out.get_shape()) == 2:
             y = b.matmul(op.lhs, op.rhs, init)
         else:
-            y = b.generic(
-                ins=[op.lhs, op.rhs],
-                init=init,
-                maps=[
-                    lambda i, m, n, k: (i, m, k),
-                    lambda i, m, n, k: (i, k, n),
-                    lambda i, m, n, k: (i, m, n),
-                ],
-                iterators="pppR",
-                body=lambda r, a_, b_, acc: r.add(acc, r.mul(a_, b_)),
-            )
+            y = batch_matmul(b, op.lhs, op.rhs, init)
         rewriter.replace(op, [], [y])
