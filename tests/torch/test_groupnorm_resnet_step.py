@@ -20,10 +20,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from model_steps import NUMPY, imported_step
+from model_steps import check_cnn_step, seeded_cnn_and_batch
 from models import BasicBlock, conv1x1
-from oracle import assert_step_matches
-from step_reference import DropoutMasks, eager_step, named_step_inputs
 
 rlx_torch = pytest.importorskip("rlx_mlir.torch")
 
@@ -64,10 +62,7 @@ class GroupNormResNet(nn.Module):
 
 
 def model_and_batch():
-    torch.manual_seed(0)
-    model = GroupNormResNet()
-    x, target = named_step_inputs(model, size=SIZE, classes=CLASSES)
-    return model, x, target
+    return seeded_cnn_and_batch(GroupNormResNet, SIZE, CLASSES)
 
 
 def test_group_norm_backward_is_kept_whole():
@@ -81,9 +76,4 @@ def test_group_norm_backward_is_kept_whole():
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
 def test_group_norm_resnet_step_matches_pytorch(dtype):
     model, x, target = model_and_batch()
-    masks = DropoutMasks()
-    want64 = eager_step(model.double(), x.double(), target, masks=masks)
-    want32 = [eager_step(model.float(), x, target, masks=masks),
-              eager_step(model.float(), x, target, masks=masks, channels_last=True)]
-    ours = imported_step(model.to(dtype).train(), dtype, x.to(dtype), target, masks)
-    assert_step_matches(ours, want64, want32, NUMPY[dtype], label=f"group-norm resnet {dtype}")
+    check_cnn_step(model, dtype, x, target, label="group-norm resnet")
