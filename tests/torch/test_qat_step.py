@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.ao.quantization as tq
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -97,6 +98,18 @@ def test_fake_quantizations_and_their_gradients_are_kept_whole():
     assert mlir.count("rlx.fake_quantize ") == 3
     # The input needs no gradient: the two activations' STEs only.
     assert mlir.count("rlx.ste_backward") == 2
+
+
+@pytest.mark.filterwarnings("ignore:torch.ao.quantization is deprecated", "ignore:Please use quant_min and quant_max")
+def test_a_step_with_observers_is_refused_at_the_observer():
+    """`prepare_qat` with x86's default QAT config: its fused observer computes the grid in
+    the step (`_fused_moving_avg_obs_fq_helper_functional`), which is not mapped yet; the
+    refusal names the op and the FakeQuantize module."""
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten()).train()
+    model.qconfig = tq.get_default_qat_qconfig("x86")
+    tq.prepare_qat(model, inplace=True)
+    with pytest.raises(rlx_torch.UnsupportedGraph, match=r"_fused_moving_avg_obs_fq_helper_functional.*FakeQuantize"):
+        rlx_torch.export_training_step(model, (torch.randn(2, 3, 6, 6), torch.randint(0, 16, (2,))))
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
