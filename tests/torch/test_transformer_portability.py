@@ -1,10 +1,10 @@
-"""The transformer steps' modules leave our compiler for any MLIR 22 tool: upstream `mlir-opt`
+"""The imported training steps leave our compiler for any MLIR 22 tool: upstream `mlir-opt`
 parses and verifies each after our passes, and IREE compiles and runs the GPT step.
 
 Every module the importer emits for the GPT (with and without attention dropout), Llama,
-ViT and BERT-style (post- and pre-norm) steps of the model tests, in f32, at those tests'
-sizes and from their own model builders, is lowered as a user hands it on
-(`rlx-opt --decompose-backward --convert-rlx-to-linalg`: `api.lower_to_linalg` with
+ViT and BERT-style (post- and pre-norm) steps of the model tests, and for the GroupNorm
+ResNet's and the QAT CNN's, in f32, at those tests' sizes and from their own builders,
+is lowered as a user hands it on (`rlx-opt --decompose-backward --convert-rlx-to-linalg`: `api.lower_to_linalg` with
 `strided_conv="direct"`, rlx-opt's default form). What remains must be upstream dialects
 only, and `mlir-opt` 22 must accept the printed text as it is.
 
@@ -24,7 +24,9 @@ import pytest
 import torch
 
 import test_bert_step as bert
+import test_groupnorm_resnet_step as group_norm_resnet
 import test_llama_step as llama
+import test_qat_step as qat
 import test_transformer_steps as gpt
 import test_vit_step as vit
 from oracle import assert_step_matches
@@ -65,6 +67,11 @@ def bert_step(norm_first: bool):
     return model, tokens(bert.VOCAB, len(bert.LENGTHS), bert.LENGTH), bert.masked_lm_loss
 
 
+def cnn_step(test_module):
+    model, x, target = test_module.model_and_batch()
+    return model, (x, target), torch.nn.functional.cross_entropy
+
+
 STEPS = {
     "gpt": lambda: gpt_step(0.0),
     "gpt-attention-dropout": lambda: gpt_step(gpt.DROPOUT),
@@ -72,6 +79,8 @@ STEPS = {
     "vit": vit_step,
     "bert-post-norm": lambda: bert_step(False),
     "bert-pre-norm": lambda: bert_step(True),
+    "group-norm-resnet": lambda: cnn_step(group_norm_resnet),
+    "qat-cnn": lambda: cnn_step(qat),
 }
 
 
