@@ -4,9 +4,9 @@ parses and verifies each after our passes, and IREE compiles and runs the GPT st
 Every module the importer emits for the GPT (with and without attention dropout), Llama,
 ViT and BERT-style (post- and pre-norm) steps of the model tests, and for the GroupNorm
 ResNet's and the QAT CNN's, in f32, at those tests' sizes and from their own builders,
-is lowered as a user hands it on (`rlx-opt --decompose-backward --convert-rlx-to-linalg`: `api.lower_to_linalg` with
-`strided_conv="direct"`, rlx-opt's default form). What remains must be upstream dialects
-only, and `mlir-opt` 22 must accept the printed text as it is.
+is lowered as a user hands it on (`rlx-opt --decompose-backward --convert-rlx-to-linalg`:
+`api.lower_to_linalg` with `strided_conv="direct"`, rlx-opt's default form). What remains
+must be upstream dialects only, and `mlir-opt` 22 must accept the printed text as it is.
 
 IREE (llvm-cpu, `iree_runtime`'s flags) then compiles the GPT step's whole function and
 runs it on the model test's weights, tokens and dropout masks; its loss and gradients are
