@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, f64, i1, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, f64, i1, i32, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from rlx_mlir.dialects import rlx
@@ -36,9 +36,9 @@ from rlx_mlir.torch.batch import (
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph
 
-ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64, torch.bool: i1}
+ELEMENT_TYPES = {torch.float32: f32, torch.float64: f64, torch.int64: i64, torch.int32: i32, torch.bool: i1}
 NUMPY_DTYPES = {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64), torch.int64: np.dtype(np.int64),
-                torch.bool: np.dtype(np.bool_)}
+                torch.int32: np.dtype(np.int32), torch.bool: np.dtype(np.bool_)}
 
 Converter = Callable[..., object]
 """`converter(emitter, node, *args, **kwargs)`: the RLX value(s) of one ATen node's results."""
@@ -119,7 +119,7 @@ class Emitter:
         if not isinstance(value, torch.Tensor):
             raise self.fail(f"expected a tensor, got {type(value).__name__}")
         if value.dtype not in ELEMENT_TYPES:
-            raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64, int64 and bool tensors)")
+            raise self.fail(f"unsupported dtype {value.dtype} (RLX takes float32, float64, int64, int32 and bool tensors)")
         sizes = [specialised(size, self.sizes) for size in value.shape]
         problem = dynamic_shape_problem(sizes)
         if problem:

@@ -139,7 +139,7 @@ def check_forward(graph: torch.fx.Graph, provenance) -> None:
             what = f"{node.target}" if node.op == "call_function" else f"input '{node.name}'"
             if value.dtype not in ELEMENT_TYPES:
                 raise UnsupportedGraph(
-                    f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64, int64 and bool tensors)",
+                    f"unsupported dtype {value.dtype} of {what} (RLX takes float32, float64, int64, int32 and bool tensors)",
                     str(node.target), where,
                 )
             problem = dynamic_shape_problem(value.shape)

@@ -108,3 +108,21 @@ def check_against(steps: PyTorchSteps, ours: dict, name: str, dtype: str) -> Non
     flipped = steps.flipped if dtype == "f32" else None
     assert_step_matches(ours, steps.ref, steps.f32, NUMPY[DTYPES[dtype]], flipped=flipped,
                         label=f"{name} {dtype} ({steps.near_ties} decision calls with near-ties)")
+
+
+def check_cnn_step(model, dtype: torch.dtype, x, target, label: str) -> None:
+    """Our step of a small CNN (no dropout, cross-entropy) against PyTorch's f64 step and its
+    default and channels_last f32 steps, on `model`'s f32-valued weights and `x`."""
+    masks = DropoutMasks()
+    want64 = eager_step(model.double(), x.double(), target, masks=masks)
+    want32 = [eager_step(model.float(), x.float(), target, masks=masks),
+              eager_step(model.float(), x.float(), target, masks=masks, channels_last=True)]
+    ours = imported_step(model.to(dtype).train(), dtype, x.to(dtype), target, masks)
+    assert_step_matches(ours, want64, want32, NUMPY[dtype], label=f"{label} {dtype}")
+
+
+def seeded_cnn_and_batch(build, size: int, classes: int):
+    """`build()` under seed 0, and a batch of 2 images of `size` with labels of `classes`."""
+    torch.manual_seed(0)
+    model = build()
+    return (model, *named_step_inputs(model, size=size, classes=classes))

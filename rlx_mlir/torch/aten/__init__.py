@@ -28,6 +28,7 @@ from rlx_mlir.torch.aten import (
     matmul,
     norm,
     pool,
+    quantization,
     random_masks,
     selection,
     strided,
@@ -50,6 +51,7 @@ CONVERTERS = merged(
     comparison.CONVERTERS,
     selection.CONVERTERS,
     attention.CONVERTERS,
+    quantization.CONVERTERS,
 )
 
 SUPPORTED = frozenset(CONVERTERS)

@@ -1,0 +1,81 @@
+"""Fake quantization (quantization-aware training): `rlx.fake_quantize{,_per_channel}` and their
+straight-through gradients, as in `dialects/quantization`.
+
+ATen's fake-quantize ops return `(y, mask)`, the mask being where x's level falls inside
+[quant_min, quant_max]; their backward, `fake_quantize_*_cachemask_backward(grad, mask)`,
+is implicit-composite and reaches the joint graph already decomposed into
+`mul(grad, mask)`. RLX keeps the pair whole instead: the mask is not materialized
+(`QuantizationMask`, which only the backward may read), and when the forward is converted,
+each `mul` of its mask is given back its ATen name, so that it converts to the one
+gradient op, `rlx.ste_backward` with kind `clipped` (per tensor) or
+`rlx.fake_quantize_per_channel_backward`, which recompute the mask from x.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+
+from rlx_mlir.dialects import rlx
+from rlx_mlir.torch.aten.table import ConverterTable
+from rlx_mlir.torch.emitter import Emitter, OnlyFor
+
+aten = torch.ops.aten
+
+CONVERTERS = ConverterTable()
+converts = CONVERTERS.converts
+
+PER_TENSOR_BACKWARD = aten.fake_quantize_per_tensor_affine_cachemask_backward.default
+PER_CHANNEL_BACKWARD = aten.fake_quantize_per_channel_affine_cachemask_backward.default
+
+
+class QuantizationMask(OnlyFor):
+    """The mask of a fake quantization: how its backward reads x on the grid."""
+
+    def __init__(self, gradient_of, backward):
+        super().__init__("the mask of a fake quantization", (backward,))
+        self.gradient_of = gradient_of
+        """`gradient_of(e, grad)`: grad where x's level is inside the grid, else 0."""
+
+
+def _restore_backward(node, backward) -> None:
+    """Each `mul(grad, mask)` of the forward `node`'s mask becomes `backward(grad, mask)`,
+    the op PyTorch's autograd called (module docstring)."""
+    for mask in [user for user in node.users if user.target is operator.getitem and user.args[1] == 1]:
+        for user in list(mask.users):
+            if user.target is aten.mul.Tensor:
+                grad = user.args[1] if user.args[0] is mask else user.args[0]
+                user.target, user.args = backward, (grad, mask)
+
+
+@converts(aten.fake_quantize_per_tensor_affine_cachemask.default)
+def fake_quantize_per_tensor(e: Emitter, node, x, scale, zero_point, quant_min, quant_max):
+    """(y, mask) on the grid of a constant `scale` and `zero_point`."""
+    grid = dict(scale=float(scale), zero_point=int(zero_point), quant_min=int(quant_min), quant_max=int(quant_max))
+    y = e.emit(rlx.FakeQuantizeOp, [x], e.type_of(node, 0), **grid)
+    _restore_backward(node, PER_TENSOR_BACKWARD)
+
+    def gradient_of(e: Emitter, grad):
+        return e.emit(rlx.SteBackwardOp, [grad, x], grad.type, kind="clipped", **grid)
+
+    return y, QuantizationMask(gradient_of, PER_TENSOR_BACKWARD)
+
+
+@converts(aten.fake_quantize_per_channel_affine_cachemask.default)
+def fake_quantize_per_channel(e: Emitter, node, x, scale, zero_point, axis, quant_min, quant_max):
+    """(y, mask) on one grid per index of x's `axis`: scale [C] f32 and zero_point [C] i32."""
+    grid = dict(axis=int(axis) % len(e.shape(x)), quant_min=int(quant_min), quant_max=int(quant_max))
+    y = e.emit(rlx.FakeQuantizePerChannelOp, [x, scale, zero_point], e.type_of(node, 0), **grid)
+    _restore_backward(node, PER_CHANNEL_BACKWARD)
+
+    def gradient_of(e: Emitter, grad):
+        return e.emit(rlx.FakeQuantizePerChannelBackwardOp, [grad, x, scale, zero_point], grad.type, **grid)
+
+    return y, QuantizationMask(gradient_of, PER_CHANNEL_BACKWARD)
+
+
+@converts(PER_TENSOR_BACKWARD, PER_CHANNEL_BACKWARD)
+def fake_quantize_backward(e: Emitter, node, grad, mask: QuantizationMask):
+    """dx = grad where the forward's level was inside the grid (the clipped STE)."""
+    return mask.gradient_of(e, grad)

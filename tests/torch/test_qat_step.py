@@ -1,0 +1,118 @@
+"""A CNN trained with quantization-aware training: its training step imported from PyTorch,
+against PyTorch eager.
+
+The fake quantization is placed by hand, as `torch.ao.quantization`'s FakeQuantize modules
+place it once calibrated (observers off): every conv and linear weight is fake-quantized
+per output channel to int8 (`fake_quantize_per_channel_affine`, symmetric, scale [C] f32
+and zero point [C] int32 as ATen takes them, the scale from a percentile that clips the
+largest tenth of each channel), every activation after a ReLU per tensor to uint8
+(`fake_quantize_per_tensor_affine`, zero point 0, fixed ranges that clip some of them),
+and the input per tensor with a zero point of 128. FakeQuantize itself does not export
+(its `if self.observer_enabled[0] == 1` is data-dependent control flow to torch.export),
+which is why the modules are written out.
+
+The importer keeps the fake quantizations whole (`rlx.fake_quantize`,
+`rlx.fake_quantize_per_channel`) and their gradients too (`rlx.ste_backward` clipped,
+`rlx.fake_quantize_per_channel_backward`), checked on the emitted module. The comparison is
+`oracle.assert_step_matches` on the same weights and images: f64 within 1e-9 of PyTorch's
+f64 step, f32 against PyTorch's f64 step by the multiple of PyTorch f32's own error. (In
+f64, ATen's per-tensor kernel still rounds y to f32, which RLX's op does too.)
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.ao.quantization as tq
+import torch.nn as nn
+import torch.nn.functional as F
+
+from model_steps import check_cnn_step, seeded_cnn_and_batch
+
+rlx_torch = pytest.importorskip("rlx_mlir.torch")
+
+SIZE, CLASSES = 12, 10
+INPUT_SCALE, INPUT_ZERO_POINT = 4.0 / 255, 128
+"""The input's grid: standard-normal pixels, +-4 over 256 levels centred on 128."""
+
+
+class WeightFakeQuantize(nn.Module):
+    """int8 symmetric per-output-channel fake quantization of a weight, with the scale of a
+    percentile calibration: the 90th percentile of |w_c| / 127, so that the largest tenth
+    of each channel's weights is clipped and the gradient's mask is not all ones. The scale
+    and zero point are tensors PyTorch lifts as constants (f32 and int32 whatever the
+    model's dtype, as ATen requires)."""
+
+    def __init__(self, weight: torch.Tensor):
+        super().__init__()
+        self.scale = (weight.detach().abs().flatten(1).quantile(0.9, dim=1) / 127).float()
+        self.zero_point = torch.zeros(weight.shape[0], dtype=torch.int32)
+
+    def forward(self, w):
+        return torch.fake_quantize_per_channel_affine(w, self.scale, self.zero_point, 0, -128, 127)
+
+
+class ActivationFakeQuantize(nn.Module):
+    """uint8 per-tensor fake quantization with a fixed grid (observer off)."""
+
+    def __init__(self, scale: float, zero_point: int = 0):
+        super().__init__()
+        self.scale, self.zero_point = scale, zero_point
+
+    def forward(self, x):
+        return torch.fake_quantize_per_tensor_affine(x, self.scale, self.zero_point, 0, 255)
+
+
+class QatConvNet(nn.Module):
+    """conv-ReLU-fq, conv-ReLU-fq, max pool, linear, each weight fake-quantized per channel."""
+
+    def __init__(self):
+        super().__init__()
+        self.input_fq = ActivationFakeQuantize(INPUT_SCALE, INPUT_ZERO_POINT)
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = nn.Conv2d(8, 16, 3, padding=1, stride=2)
+        self.fc = nn.Linear(16 * (SIZE // 4) ** 2, CLASSES)
+        self.weight_fq = nn.ModuleDict({name: WeightFakeQuantize(getattr(self, name).weight)
+                                        for name in ("conv1", "conv2", "fc")})
+        self.act1_fq = ActivationFakeQuantize(1.0 / 255)
+        self.act2_fq = ActivationFakeQuantize(0.4 / 255)
+
+    def forward(self, x):
+        x = self.input_fq(x)
+        x = self.act1_fq(F.relu(F.conv2d(x, self.weight_fq["conv1"](self.conv1.weight), self.conv1.bias, padding=1)))
+        x = self.act2_fq(F.relu(F.conv2d(x, self.weight_fq["conv2"](self.conv2.weight), self.conv2.bias, padding=1,
+                                         stride=2)))
+        x = F.max_pool2d(x, 2).flatten(1)
+        return F.linear(x, self.weight_fq["fc"](self.fc.weight), self.fc.bias)
+
+
+def model_and_batch():
+    return seeded_cnn_and_batch(QatConvNet, SIZE, CLASSES)
+
+
+def test_fake_quantizations_and_their_gradients_are_kept_whole():
+    model, x, target = model_and_batch()
+    mlir = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy).mlir
+    assert mlir.count("rlx.fake_quantize_per_channel ") == 3
+    assert mlir.count("rlx.fake_quantize_per_channel_backward") == 3
+    assert mlir.count("rlx.fake_quantize ") == 3
+    # The input needs no gradient: the two activations' STEs only.
+    assert mlir.count("rlx.ste_backward") == 2
+
+
+@pytest.mark.filterwarnings("ignore:torch.ao.quantization is deprecated", "ignore:Please use quant_min and quant_max")
+def test_a_step_with_observers_is_refused_at_the_observer():
+    """`prepare_qat` with x86's default QAT config: its fused observer computes the grid in
+    the step (`_fused_moving_avg_obs_fq_helper_functional`), which is not mapped yet; the
+    refusal names the op and the FakeQuantize module."""
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten()).train()
+    model.qconfig = tq.get_default_qat_qconfig("x86")
+    tq.prepare_qat(model, inplace=True)
+    with pytest.raises(rlx_torch.UnsupportedGraph, match=r"_fused_moving_avg_obs_fq_helper_functional.*FakeQuantize"):
+        rlx_torch.export_training_step(model, (torch.randn(2, 3, 6, 6), torch.randint(0, 16, (2,))))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+def test_qat_step_matches_pytorch(dtype):
+    model, x, target = model_and_batch()
+    check_cnn_step(model, dtype, x, target, label="qat cnn")
