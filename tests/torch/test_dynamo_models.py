@@ -50,7 +50,8 @@ activation, both norms and squeeze-excitation in f32."""
 # Measured on this 2-core machine while six other compile-bound jobs shared it (load
 # average 12-18), one test each (the strict compiled loop and PyTorch's three eager loops):
 # small_squeezenet f64 97 s wall, 28 s of CPU (user); mixed_activation_net f64 262 s wall,
-# 30 s of CPU, f32 487 s wall, 31 s of CPU. All three pass. About 30 s each on an idle machine, so the default run takes two such cases
+# 30 s of CPU, f32 487 s wall, 31 s of CPU; small_squeezenet f32 327 s wall, 28 s of CPU.
+# All four pass. About 30 s each on an idle machine, so the default run takes two such cases
 # (f64 plus one f32, the suite's budget) and the rest wait for RLX_MLIR_MODEL_TESTS=1.
 # Each torchvision model compiles a forward and a backward library about the size of
 # `export_training_step`'s one (1 to 7 minutes per model and dtype, `test_more_models.py`).
