@@ -74,7 +74,7 @@ def workload(torch, name: str, batch: int, size: int):
     x = torch.randn(batch, 3, size, size, generator=generator)
     target = torch.randint(0, 1000, (batch,), generator=generator)
     if name == "vit":
-        sys.path.insert(0, str(REPO / "tests" / "torch"))   # test_vit_step imports its neighbours
+        sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "torch")]  # test_vit_step imports its neighbours
         vit = _module("rlx_bench_vit", REPO / "tests" / "torch" / "test_vit_step.py")
         return vit.VisionTransformer(size, **VIT).train(), (x, target), cross_entropy
     models = _module("rlx_bench_models", REPO / "tests" / "torch" / "models.py")
