@@ -47,14 +47,15 @@ def data(steps: int = 3, batch: int = 4):
 
 
 def train(model: nn.Module, dtype: torch.dtype, batches, make_optimizer, compiled: bool, clip: float | None = None,
-          dynamic: bool | None = None, mark_batch_dynamic: bool = False) -> dict:
+          dynamic: bool | None = None, mark_batch_dynamic: bool = False, options: dict | None = None) -> dict:
     """The user's loop: zero_grad, forward, loss, backward, [clip], step, schedule. Returns
     every loss, the final weights and the final buffers, by name. `dynamic` is
-    `torch.compile`'s; `mark_batch_dynamic` marks each x's batch with `mark_dynamic`."""
+    `torch.compile`'s; `mark_batch_dynamic` marks each x's batch with `mark_dynamic`;
+    `options` are the backend's (`torch.compile(..., options=options)`)."""
     model = model.to(dtype).train()
     optimizer = make_optimizer(model.parameters())
     schedule = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
-    run = torch.compile(model, backend="rlx", dynamic=dynamic) if compiled else model
+    run = torch.compile(model, backend="rlx", dynamic=dynamic, options=options) if compiled else model
     record = {}
     for step, (x, target) in enumerate(batches):
         optimizer.zero_grad(set_to_none=step % 2 == 0)
