@@ -172,7 +172,7 @@ class ImportedGraph:
             if not isinstance(node, torch.fx.Node):
                 raise UnsupportedGraph(f"the graph returns {node!r}, not a tensor")
             value = emitter.values[node]
-            if isinstance(value, OnlyFor) and set(value.consumers) <= set(_INDEX_CONSUMERS):
+            if isinstance(value, OnlyFor) and set(value.consumers) & set(_INDEX_CONSUMERS):  # a max pool's indices
                 outputs.append("indices")
                 continue
             if is_symbolic_scalar(value):  # a size AOTAutograd saves for the backward

@@ -99,6 +99,7 @@ def test_a_dynamic_batch_is_compiled_once_for_an_epoch_with_a_partial_last_batch
     """Batches of 4, 4 and 3 (an epoch's last partial batch): the forward and the backward
     graph are compiled once each, with a `?` batch, and nothing falls back to eager."""
     model, batches = small_cnn(), data(steps=2, batch=4) + data(steps=1, batch=3)
+    torch._dynamo.reset()  # a frame Dynamo compiled for an earlier test in this process would be reused
     compiles = Statistics.native_compiles
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)  # a fallback to eager warns
