@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 
 from rlx_mlir.autodiff.forward.rules import JVP_RULES, advance
-from rlx_mlir.autodiff.reverse import AutodiffPass, _error, _find_function, _wrt_indices, rule_of, run_pass, simplify
+from rlx_mlir.autodiff.reverse import AutodiffPass, rule_of, run_pass, simplify, target_function
 from rlx_mlir.autodiff.rules import VjpBuilder, is_float_tensor
 
 JVP_SUFFIX = "_jvp"
@@ -32,13 +32,8 @@ PASS = "jvp"
 
 def linearize(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> func.FuncOp:
     """Add `@NAME_jvp` to `module` (see the module docstring) and return it."""
-    f = _find_function(module, name, PASS)
-    if len(f.body.blocks) != 1:
-        raise _error(f, f"{PASS}: @{name} must have one block, it has {len(f.body.blocks)}")
+    f, indices = target_function(module, name, JVP_SUFFIX, wrt, PASS)
     jvp_name = name + JVP_SUFFIX
-    if any(isinstance(op, func.FuncOp) and op.sym_name.data == jvp_name for op in module.ops):
-        raise _error(f, f"{PASS}: @{jvp_name} already exists")
-    indices = _wrt_indices(f, wrt, PASS)
     block = f.body.block
     returned = block.last_op
     assert isinstance(returned, func.ReturnOp)
