@@ -12,30 +12,22 @@ PyTorch's math backend and its autograd (`test_attention_reference_is_pytorch_ma
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from bool_masks import to_i1
 from jvp_harness import JvpTable, random_inputs
 from numeric import test_attention_ops as att
-from test_jvp_sequence_families import Text, _ty, _types
+from test_jvp_sequence_families import Text, _multi_result, _ty
+from test_vjp_attention import BOOL_MASK, HIGHER, torch_attention
 
 aten = torch.ops.aten
 
 
 def _op_case(name, op, shapes, results, fn):
     """`@f` of one op, returning all its `results`."""
-    types, out = _types(shapes), [_ty(r) for r in results]
-    names = ", ".join(f"%r{i}" for i in range(len(results)))
-    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
-    text = (
-        f"func.func @f({args}) -> ({', '.join(out)}) {{\n  {names} = {op} : ({', '.join(types)}) -> ({', '.join(out)})\n"
-        f"  return {names} : {', '.join(out)}\n}}\n"
-    )
-    return Text(name, text, tuple(shapes), fn)
+    return _multi_result(name, op, shapes, results, None, fn)
 
 
 def layer_norm_backward(k):
@@ -201,8 +193,6 @@ def _attention_source(case: att.Case, backward: bool) -> str:
             f"  return {names} : {', '.join(results)}\n}}\n")
 
 
-BOOL_MASK = np.array([[0, 0, 0, 0, 0], [1, 0, 1, 1, 0], [1, 1, 0, 0, 1], [0, 1, 1, 1, 1]], np.int8)
-"""Row 0 attends no key."""
 
 
 def _scores(case: att.Case, q, k, bias):
@@ -254,23 +244,15 @@ def attention_backward_reference(case: att.Case):
         dk = kv_heads(case.scale_value * ds.transpose(-1, -2) @ q)
         if not bias:
             return dq, dk, dv
-        dims = [i for i, (a, b) in enumerate(zip(ds.shape[-bias[0].dim():], bias[0].shape)) if b == 1]
-        offset = ds.dim() - bias[0].dim()
-        dbias = ds.sum(tuple(range(offset)))
-        return dq, dk, dv, dbias.sum(tuple(dims), keepdim=True) if dims else dbias
+        dbias = ds.sum(tuple(range(ds.dim() - bias[0].dim())))  # the broadcast's leading dims
+        ones = tuple(i for i, size in enumerate(bias[0].shape) if size == 1)
+        return dq, dk, dv, dbias.sum(ones, keepdim=True) if ones else dbias
 
     return fn
 
 
-ATTENTION = [
-    att.Case(b=1, h=2, l=4, s=4, e=3, ev=3, dtype="f64"),
-    att.Case(b=2, h=4, hkv=2, l=5, s=6, e=4, ev=3, causal=True, dtype="f64"),
-    att.Case(b=1, h=2, l=6, s=4, e=3, ev=2, window=2, dtype="f64"),
-    att.Case(b=1, h=2, l=4, s=5, e=3, ev=3, mask="bias", mask_shape=(4, 5), causal=True, dtype="f64"),
-    att.Case(b=1, h=2, l=4, s=5, e=3, ev=3, mask="bool", mask_shape=(4, 5), dtype="f64"),
-]
-"""No mask; GQA with causality and L != S, E != Ev; a window whose last rows attend no key;
-a bias with causality; a boolean mask with an empty row."""
+ATTENTION = [case for case in HIGHER if case.dtype == "f64"]
+"""The reverse mode's higher-order cases (`test_vjp_attention.HIGHER`), in f64."""
 
 
 def _attention_shapes(case: att.Case, backward: bool):
@@ -316,10 +298,7 @@ def test_attention_reference_is_pytorch_math(case):
     leading = [torch.from_numpy(BOOL_MASK)] if case.mask == "bool" else []
     q, k, v, *bias = [torch.tensor(a, requires_grad=True) for a in random_inputs(_attention_shapes(case, False)[len(leading):], seed=0)]
     dout = torch.randn(case.b, case.h, case.l, case.ev, dtype=torch.float64)
-    keep = torch.from_numpy(BOOL_MASK != 0) if case.mask == "bool" else None
-    with sdpa_kernel(SDPBackend.MATH):
-        want = F.scaled_dot_product_attention(q, k, v, attn_mask=case.torch_mask(keep if keep is not None else (bias[0] if bias else None)),
-                                              scale=case.scale_value, enable_gqa=case.h != case.hkv)
+    want = torch_attention(case)(q, k, v, *bias)
     wants = torch.autograd.grad(want, [q, k, v, *bias], dout)
     out, lse = attention_reference(case)(*leading, q, k, v, *bias)
     torch.testing.assert_close(out, want, rtol=1e-12, atol=1e-12)
