@@ -3,8 +3,8 @@ f64 (1e-9), every result and its tangent compared (`jvp_harness.JvpTable`).
 
 The norms' gradient ops take their saved statistics (mean, rstd, invstd) as independent
 operands, and ATen's own derivatives of them treat those as not differentiable; so
-PyTorch's side is each op's formula written in PyTorch (`REFERENCES`), differentiated by
-`torch.func.jvp`, and the formula is checked against the ATen op itself
+PyTorch's side is each op's formula written in PyTorch (`layer_norm_backward`, ... below),
+differentiated by `torch.func.jvp`, and the formula is checked against the ATen op itself
 (`test_reference_formula_is_aten`). Attention's reference is the softmax written out, safe
 for a row with no attended key (lse 0 and zero weights there, as ours), checked against
 PyTorch's math backend and its autograd (`test_attention_reference_is_pytorch_math`).
@@ -287,7 +287,9 @@ def test_attention_jvp_matches_pytorch(name):
 def test_reference_formula_is_aten(case):
     inputs = _own_rstd(case.name, [torch.tensor(a) for a in random_inputs(case.shapes, POSITIVE.get(case.name, ()), seed=0)])
     want, got = ATEN[case.name](*inputs), case.fn(*inputs)
-    for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+    want, got = (v if isinstance(v, tuple) else (v,) for v in (want, got))
+    assert len(want) == len(got), case.name
+    for w, g in zip(want, got):
         torch.testing.assert_close(g, w, rtol=1e-12, atol=1e-12)
 
 
