@@ -1,19 +1,23 @@
-"""Hessian-vector products by forward over reverse: their IR size and run time against the gradient's.
+"""Hessian-vector products in both orders, and the forward and reverse first orders: their IR
+size and run time against the gradient's.
 
     python -m benchmarks.hvp [--budget 4]
 
 For a small CNN and a tanh MLP (the shape of a physics-informed network), `--autodiff`
-gives the gradient `@loss_vjp`, and `--jvp` on it the HVP `@loss_vjp_jvp`, which returns
-the gradient and H v. The benchmark counts the ops of each function (RLX ops, after the
-passes' cleanup) and times both compiled functions in one process, interleaved
+gives the gradient `@loss_vjp`, and `--jvp` on it the HVP `@loss_vjp_jvp` (forward over
+reverse), which returns the gradient and H v; `--jvp` gives one directional derivative
+`@loss_jvp`, and `--autodiff` on it the HVP `@loss_jvp_vjp` (reverse over forward, seeded
+(0, 1)). The benchmark counts the ops of each function (RLX ops, after the passes'
+cleanup) and times the compiled functions in one process, interleaved
 (`benchmarks.harness.time_interleaved`). The tests (`tests/autodiff/test_jvp_compose.py`)
-check the same functions against `torch.func.hessian`. Results go to
+check the same functions against `torch.func.jvp` and `torch.func.hessian`. Results go to
 `benchmarks/results/hvp.json`.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -112,6 +116,14 @@ func.func @loss(%x: tensor<2x1x6x6xf64>, %onehot: tensor<2x3xf64>, %w1: tensor<4
 
 MODELS = (MLP, CNN)
 
+FUNCTIONS = {
+    "gradient": "loss_vjp",
+    "jvp": "loss_jvp",
+    "hvp_forward_over_reverse": "loss_vjp_jvp",
+    "hvp_reverse_over_forward": "loss_jvp_vjp",
+}
+"""What each timed function is (its label), and its name in the module."""
+
 
 def both_orders(model: Model):
     """The module with `@loss_vjp` (the gradient), `@loss_vjp_jvp` (forward over reverse:
@@ -137,23 +149,29 @@ def main(argv: list[str] | None = None) -> int:
     report = {"machine": machine_record(), "load_average_before": os.getloadavg(), "models": {}}
     for model in MODELS:
         module = both_orders(model)
-        counts = {name: rlx_op_count(module, name) for name in ("loss", "loss_vjp", "loss_vjp_jvp")}
+        counts = {name: rlx_op_count(module, name) for name in ("loss", *FUNCTIONS.values())}
         compiled = rlx_mlir.compile(module)
         data, params, tangents = model.inputs()
-        one = np.ones(())
-        gradient = lambda: compiled["loss_vjp"](*data, *params, one)  # noqa: E731
-        hvp = lambda: compiled["loss_vjp_jvp"](*data, *params, one, *tangents)  # noqa: E731
-        medians, rounds = time_interleaved({"gradient": gradient, "hvp": hvp}, budget_s=args.budget)
+        zero, one = np.zeros(()), np.ones(())
+        arguments = {
+            "loss_vjp": (*data, *params, one),
+            "loss_jvp": (*data, *params, *tangents),
+            "loss_vjp_jvp": (*data, *params, one, *tangents),
+            "loss_jvp_vjp": (*data, *params, *tangents, zero, one),
+        }
+        calls = {label: functools.partial(compiled[name], *arguments[name]) for label, name in FUNCTIONS.items()}
+        medians, rounds = time_interleaved(calls, budget_s=args.budget)
         row = {
             "ops": counts,
-            "ir_ratio": counts["loss_vjp_jvp"] / counts["loss_vjp"],
             "seconds": medians,
-            "time_ratio": medians["hvp"] / medians["gradient"],
+            "ir_ratio": {label: counts[name] / counts["loss_vjp"] for label, name in FUNCTIONS.items()},
+            "time_ratio": {label: medians[label] / medians["gradient"] for label in FUNCTIONS},
             "rounds": rounds,
         }
         report["models"][model.name] = row
-        print(f"{model.name}: ops {counts}, IR x{row['ir_ratio']:.2f}, "
-              f"gradient {medians['gradient'] * 1e6:.1f} us, hvp {medians['hvp'] * 1e6:.1f} us, time x{row['time_ratio']:.2f}")
+        print(f"{model.name} (gradient {medians['gradient'] * 1e6:.1f} us, {counts['loss_vjp']} ops):", ", ".join(
+            f"{label} IR x{row['ir_ratio'][label]:.2f} time x{row['time_ratio'][label]:.2f}" for label in FUNCTIONS
+        ))
     report["load_average_after"] = os.getloadavg()
     print(f"load average (1, 5, 15 min): before {report['load_average_before']}, after {report['load_average_after']}")
     RESULTS.mkdir(exist_ok=True)

@@ -87,6 +87,22 @@ def _wrt_indices(f: func.FuncOp, wrt: Sequence[int] | None, pass_name: str = "au
     return list(wrt)
 
 
+def target_function(
+    module: ModuleOp, name: str, suffix: str, wrt: Sequence[int] | None, pass_name: str
+) -> tuple[func.FuncOp, list[int]]:
+    """The function @`name` that `pass_name` differentiates into @`name``suffix`, and the
+    indices of its arguments to differentiate (`wrt`, checked, or every float tensor
+    argument): a located error for a missing function, one of several blocks, a taken
+    name and a bad `wrt` index. Both modes' passes ask this one question."""
+    f = _find_function(module, name, pass_name)
+    if len(f.body.blocks) != 1:
+        raise _error(f, f"{pass_name}: @{name} must have one block, it has {len(f.body.blocks)}")
+    derived = name + suffix
+    if any(isinstance(op, func.FuncOp) and op.sym_name.data == derived for op in module.ops):
+        raise _error(f, f"{pass_name}: @{derived} already exists")
+    return f, _wrt_indices(f, wrt, pass_name)
+
+
 def rule_of(op: Operation, table: dict, kind: str, pass_name: str, function: str):
     """`op`'s rule in `table` (the VJP or the JVP rules), or a located error naming the op."""
     rule = table.get(type(op))
@@ -111,13 +127,8 @@ class _Cotangents:
 
 def differentiate(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> func.FuncOp:
     """Add `@NAME_vjp` to `module` (see the module docstring) and return it."""
-    f = _find_function(module, name)
-    if len(f.body.blocks) != 1:
-        raise _error(f, f"autodiff: @{name} must have one block, it has {len(f.body.blocks)}")
+    f, indices = target_function(module, name, VJP_SUFFIX, wrt, "autodiff")
     vjp_name = name + VJP_SUFFIX
-    if any(isinstance(op, func.FuncOp) and op.sym_name.data == vjp_name for op in module.ops):
-        raise _error(f, f"autodiff: @{vjp_name} already exists")
-    indices = _wrt_indices(f, wrt)
     block = f.body.block
     returned = block.last_op
     assert isinstance(returned, func.ReturnOp)

@@ -5,7 +5,8 @@ with libm's) into one module, adds
 `@<name>_jvp` for each with the jvp pass, and compiles the module once (a compile per case
 would dominate the run); `check(case)` then runs one case's JVP on random primals and
 tangents and compares the primal results and the tangents with `torch.func.jvp`, the
-oracle, in f64: |ours - torch| <= 1e-9 max(1, max|torch|).
+oracle, in f64: |ours - torch| <= 1e-9 max(1, max|torch|). A case of several (float)
+results compares each result and its tangent.
 """
 
 from __future__ import annotations
@@ -87,5 +88,9 @@ class JvpTable:
             return case.fn(*args)
 
         want_y, want_dy = torch_jvp(of_floats, [torch.tensor(primals[i]) for i in floats], list(map(torch.tensor, tangents)))
-        assert_close_f64(got[0], want_y.numpy(), f"{name} primal")
-        assert_close_f64(got[1], want_dy.numpy(), f"{name} tangent")
+        if not isinstance(want_y, tuple):  # one result
+            want_y, want_dy = (want_y,), (want_dy,)
+        assert len(got) == 2 * len(want_y), (name, len(got), len(want_y))
+        for i, (y, dy) in enumerate(zip(want_y, want_dy)):
+            assert_close_f64(got[i], y.numpy(), f"{name} primal {i}")
+            assert_close_f64(got[len(want_y) + i], dy.numpy(), f"{name} tangent {i}")

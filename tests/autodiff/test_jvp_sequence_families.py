@@ -52,14 +52,17 @@ def _one_op(name, op, shapes, out, fn):
 
 
 def _multi_result(name, op, shapes, results, returned, fn):
-    """`@f` of one op of several results (a norm, nll_loss), returning result `returned`."""
+    """`@f` of one op of several results (a norm, nll_loss), returning result `returned`
+    (None: all of them)."""
     types = _types(shapes)
     out = [_ty(r) for r in results]
     names = ", ".join(f"%r{i}" for i in range(len(results)))
     args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
+    kept = range(len(results)) if returned is None else [returned]
+    signature = ", ".join(out[i] for i in kept)
     text = (
-        f"func.func @f({args}) -> {out[returned]} {{\n  {names} = {op} : ({', '.join(types)}) -> ({', '.join(out)})\n"
-        f"  return %r{returned} : {out[returned]}\n}}\n"
+        f"func.func @f({args}) -> ({signature}) {{\n  {names} = {op} : ({', '.join(types)}) -> ({', '.join(out)})\n"
+        f"  return {', '.join(f'%r{i}' for i in kept)} : {signature}\n}}\n"
     )
     return Text(name, text, tuple(shapes), fn)
 

@@ -1,4 +1,4 @@
-"""JVP rules of layer, RMS, group and batch norm (the norms' gradients have none yet).
+"""JVP rules of layer, RMS, group and batch norm, and of their gradient ops.
 
 With E the mean over the statistics' axes (kept as size-1 axes, so it broadcasts back),
 xhat = (x - mean) rstd and rstd = (var + eps)^(-1/2), var = E[(x - mean)^2]:
@@ -13,6 +13,20 @@ group), batch norm over every axis but the channel (per-channel vectors [C] broa
 [1, C, 1, ...]); batch norm's updated
 running statistics are optimizer state, not differentiable (ATen), and get no tangent.
 RMS norm has no mean: rstd = (E[x^2] + eps)^(-1/2), rstd_dot = -rstd^3 E[x x_dot], y = x rstd w.
+
+The gradient ops are linear in dy, but their dependence on x, the weight and the saved
+statistics (operands of their own, independent of x at this point) is a long product: each
+is written as its formula in RLX ops (`_row_gradients`, `_channel_gradients`), and the
+tangents are pushed through that composition (`rules.composed`):
+
+    layer / group norm (rows of m values, sum_r over a row, sum_o over the rows):
+        xhat = (x - mean) rstd,  g = dy w
+        gx = rstd (g - sum_r g / m - xhat sum_r(g xhat) / m),  gw = sum_o dy xhat,  gb = sum_o dy
+    RMS norm: the same without the mean (and without gb)
+    batch norm (per channel, n values each, sum_c over all axes but the channel):
+        training:  gx = invstd w (dy - sum_c dy / n - xhat sum_c(dy xhat) / n)
+        eval:      gx = dy w s with s = (running_var + eps)^(-1/2), xhat = (x - running_mean) s
+        gw = sum_c dy xhat,  gb = sum_c dy
 """
 
 from __future__ import annotations
@@ -21,7 +35,7 @@ import math
 
 from xdsl.dialects.builtin import TensorType
 
-from rlx_mlir.autodiff.forward.rules import jvp_rule, total
+from rlx_mlir.autodiff.forward.rules import composed, jvp_rule, total
 from rlx_mlir.dialects import rlx
 
 
@@ -137,3 +151,100 @@ def rms_norm(b, op, x_dot, w_dot=None):
         xhat_dot = b.add(b.mul(x_dot, rstd), b.mul(x, rstd_dot))
     scaled = xhat_dot if w is None or xhat_dot is None else b.mul(xhat_dot, w)
     return total(b, [scaled, w_dot and b.mul(xhat, w_dot)], y), rstd_dot
+
+
+def _row_gradients(b, dy, x, mean, rstd, w, m, sum_over_rows):
+    """(gx, gw, gb) of layer norm's gradient (module docstring) on rows of m values, mean and
+    rstd broadcasting per row; mean None is RMS norm, w None is ones. `sum_over_rows`
+    reduces an x-shaped value to one value per position of a row (gw's type)."""
+    count = b.scalar(float(m), x)
+    row_mean = lambda v: b.div(b.sum_to(v, rstd), count)  # noqa: E731
+    xhat = b.mul(x if mean is None else b.sub(x, mean), rstd)
+    g = dy if w is None else b.mul(dy, w)
+    centered = g if mean is None else b.sub(g, row_mean(g))
+    gx = b.mul(b.sub(centered, b.mul(xhat, row_mean(b.mul(g, xhat)))), rstd)
+    return gx, sum_over_rows(b.mul(dy, xhat)), sum_over_rows(dy)
+
+
+@jvp_rule(rlx.LayerNormBackwardOp)
+def layer_norm_backward(b, op, *dots):
+    def compose(b, op):
+        dy, x, mean, rstd, w = op.operands
+        m = math.prod(w.type.get_shape())
+        return _row_gradients(b, dy, x, mean, rstd, w, m, lambda v: b.sum_to(v, w))
+
+    return composed(b, op, dots, compose)
+
+
+@jvp_rule(rlx.RmsNormBackwardOp)
+def rms_norm_backward(b, op, *dots):
+    def compose(b, op):
+        x, w = op.input, op.weight
+        shape = x.type.get_shape()
+        m = math.prod(shape[len(shape) - op.normalized_rank:])
+        gx, gw, _ = _row_gradients(b, op.grad_output, x, None, op.rstd, w, m, lambda v: w and b.sum_to(v, w))
+        return (gx,) if w is None else (gx, gw)
+
+    return composed(b, op, dots, compose)
+
+
+@jvp_rule(rlx.GroupNormBackwardOp)
+def group_norm_backward(b, op, *dots):
+    """Layer norm's gradient on the view [N, G, C/G, S] (S the spatial size), whose rows are
+    the groups: mean and rstd [N, G] as [N, G, 1, 1], a [C] vector as [G, C/G, 1]."""
+
+    def compose(b, op):
+        x = op.input
+        shape, element = x.type.get_shape(), x.type.element_type
+        n, channels, groups = shape[0], shape[1], op.groups
+        view = TensorType(element, [n, groups, channels // groups, math.prod(shape[2:])])
+        stat = TensorType(element, [n, groups, 1, 1])
+        column = TensorType(element, [groups, channels // groups, 1])
+        reshape = lambda v, type_: v and b.build(rlx.ReshapeOp, [v], type_)  # noqa: E731
+        per_channel = lambda v: reshape(b.build(rlx.SumOp, [v], TensorType(element, [groups, channels // groups]), dims=[0, 3]), op.grad_weight)  # noqa: E731
+        gx, gw, gb = _row_gradients(
+            b, reshape(op.grad_output, view), reshape(x, view), reshape(op.mean, stat), reshape(op.rstd, stat),
+            reshape(op.weight, column), view.get_shape()[2] * view.get_shape()[3], per_channel,
+        )
+        return reshape(gx, x.type), gw, gb
+
+    return composed(b, op, dots, compose)
+
+
+def _channel_gradients(b, dy, x, xhat):
+    """(gw, gb) = (sum_c dy xhat, sum_c dy) as [C] vectors, and the per-channel sum sum_c
+    (as `_channel_type(x)`) for gx."""
+    rank = len(x.type.get_shape())
+    vector = TensorType(x.type.element_type, [x.type.get_shape()[1]])
+    sum_c = lambda v: b.build(rlx.SumOp, [v], _channel_type(x), dims=[0, *range(2, rank)], keepdim=True)  # noqa: E731
+    as_vector = lambda v: b.build(rlx.ReshapeOp, [v], vector)  # noqa: E731
+    return sum_c, as_vector(sum_c(b.mul(dy, xhat))), as_vector(sum_c(dy))
+
+
+@jvp_rule(rlx.BatchNormBackwardOp)
+def batch_norm_backward(b, op, *dots):
+    def compose(b, op):
+        dy, x, w, mean, invstd = op.operands
+        per_channel = _per_channel(b, x)
+        shape = x.type.get_shape()
+        count = b.scalar(float(math.prod(shape) // shape[1]), x)
+        xhat = b.mul(b.sub(x, per_channel(mean)), per_channel(invstd))
+        sum_c, gw, gb = _channel_gradients(b, dy, x, xhat)
+        centered = b.sub(b.sub(dy, b.div(sum_c(dy), count)), b.mul(xhat, b.div(sum_c(b.mul(dy, xhat)), count)))
+        return b.mul(centered, b.mul(per_channel(invstd), per_channel(w))), gw, gb
+
+    return composed(b, op, dots, compose)
+
+
+@jvp_rule(rlx.BatchNormInferenceBackwardOp)
+def batch_norm_inference_backward(b, op, *dots):
+    def compose(b, op):
+        dy, x = op.grad_output, op.input
+        per_channel = _per_channel(b, x)
+        s = per_channel(b.unary(rlx.RsqrtOp, b.binary(rlx.AddOp, op.running_var, b.scalar(op.eps, x))))
+        xhat = b.mul(b.sub(x, per_channel(op.running_mean)), s)
+        _, gw, gb = _channel_gradients(b, dy, x, xhat)
+        scale = s if op.weight is None else b.mul(s, per_channel(op.weight))
+        return b.mul(dy, scale), gw, gb
+
+    return composed(b, op, dots, compose)

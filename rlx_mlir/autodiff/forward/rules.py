@@ -21,6 +21,11 @@ Three identities cover most ops, each stated once here:
   its transpose, so its JVP in operand i is its VJP in operand i (`diagonal`): the VJP
   rules' derivatives are reused rather than written twice.
 
+An op whose derivative is long to write by hand (a norm's gradient, attention) is written
+once more as a composition of RLX ops, and the tangents are pushed forward through that
+composition by its ops' own rules (`composed`), as the reverse rules of the second order
+pull cotangents back through theirs (`autodiff.attention.pull_back`).
+
 Every value a rule builds is an RLX op (or an `arith.constant`), so the JVP function can be
 differentiated again, by either mode.
 """
@@ -32,7 +37,7 @@ from collections.abc import Callable, Sequence
 from xdsl.ir import Operation, SSAValue
 
 from rlx_mlir.autodiff.rules import RULES as VJP_RULES
-from rlx_mlir.autodiff.rules import VjpBuilder, registrar
+from rlx_mlir.autodiff.rules import VjpBuilder, is_float_tensor, registrar
 from rlx_mlir.dialects import rlx
 
 Tangent = SSAValue | None
@@ -45,6 +50,51 @@ JVP_RULES: dict[type[Operation], Rule] = {}
 def jvp_rule(*op_classes: type[Operation]) -> Callable[[Rule], Rule]:
     """Register the decorated function as the JVP rule of each of `op_classes`."""
     return registrar(JVP_RULES, "JVP", op_classes)
+
+
+def advance(b: VjpBuilder, op: Operation, tangents: dict[SSAValue, SSAValue], rule_of: Callable[[Operation], Rule]) -> None:
+    """Apply `op`'s rule (`rule_of(op)`) to the tangents of its operands in `tangents`, and
+    enter the tangents of its float results there; an op none of whose operands has one is
+    skipped, and needs no rule (a constant, an integer op).
+
+    The one step of every forward sweep: the pass's over a function, `push_forward`'s over
+    a composition.
+    """
+    dots = [tangents.get(operand) for operand in op.operands]
+    if all(dot is None for dot in dots):
+        return
+    result_dots = rule_of(op)(b, op, *dots)
+    if len(result_dots) != len(op.results):
+        raise AssertionError(f"the JVP rule of {op.name} gave {len(result_dots)} tangents for {len(op.results)} results")
+    for result, dot in zip(op.results, result_dots):
+        if dot is None or not is_float_tensor(result.type):
+            continue
+        if dot.type != result.type:
+            raise AssertionError(f"the JVP rule of {op.name} gave a tangent of {dot.type} for a result of {result.type}")
+        tangents[result] = dot
+
+
+def push_forward(b: VjpBuilder, ops: Sequence[Operation], seeds: dict[SSAValue, Tangent], wanted: Sequence[SSAValue]) -> list[Tangent]:
+    """The tangents of `wanted` (results of `ops`) given those of the values `ops` read
+    (`seeds`, None for none): the forward sweep over `ops` alone, each op by its rule."""
+    tangents = {value: dot for value, dot in seeds.items() if dot is not None}
+    for op in ops:
+        advance(b, op, tangents, lambda op: JVP_RULES[type(op)])
+    return [tangents.get(value) for value in wanted]
+
+
+def composed(b: VjpBuilder, op: Operation, dots: Sequence[Tangent], compose: Callable[..., Sequence[SSAValue]]) -> tuple[Tangent, ...]:
+    """The tangents of `op`'s results, `compose(b, op)` building the same results from RLX
+    ops (reading `op`'s operands): the operands' tangents `dots` pushed forward through the
+    ops it built. The primal values it builds are the tangents' coefficients only; the
+    results themselves stay `op`'s."""
+    first = b.block.last_op
+    results = compose(b, op)
+    ops, built = [], b.block.first_op if first is None else first.next_op
+    while built is not None:
+        ops.append(built)
+        built = built.next_op
+    return tuple(push_forward(b, ops, dict(zip(op.operands, dots)), results))
 
 
 def broadcast_to(b: VjpBuilder, tangent: Tangent, like: SSAValue) -> Tangent:

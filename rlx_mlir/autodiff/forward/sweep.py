@@ -22,8 +22,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 
-from rlx_mlir.autodiff.forward.rules import JVP_RULES
-from rlx_mlir.autodiff.reverse import AutodiffPass, _error, _find_function, _wrt_indices, rule_of, run_pass, simplify
+from rlx_mlir.autodiff.forward.rules import JVP_RULES, advance
+from rlx_mlir.autodiff.reverse import AutodiffPass, rule_of, run_pass, simplify, target_function
 from rlx_mlir.autodiff.rules import VjpBuilder, is_float_tensor
 
 JVP_SUFFIX = "_jvp"
@@ -32,13 +32,8 @@ PASS = "jvp"
 
 def linearize(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> func.FuncOp:
     """Add `@NAME_jvp` to `module` (see the module docstring) and return it."""
-    f = _find_function(module, name, PASS)
-    if len(f.body.blocks) != 1:
-        raise _error(f, f"{PASS}: @{name} must have one block, it has {len(f.body.blocks)}")
+    f, indices = target_function(module, name, JVP_SUFFIX, wrt, PASS)
     jvp_name = name + JVP_SUFFIX
-    if any(isinstance(op, func.FuncOp) and op.sym_name.data == jvp_name for op in module.ops):
-        raise _error(f, f"{PASS}: @{jvp_name} already exists")
-    indices = _wrt_indices(f, wrt, PASS)
     block = f.body.block
     returned = block.last_op
     assert isinstance(returned, func.ReturnOp)
@@ -66,20 +61,8 @@ def linearize(module: ModuleOp, name: str, wrt: Sequence[int] | None = None) -> 
             continue
         clone = op.clone(value_mapper=mapping)
         body.add_op(clone)
-        dots = [tangents.get(operand) for operand in clone.operands]
-        if all(dot is None for dot in dots):
-            continue
-        rule = rule_of(op, JVP_RULES, "JVP", PASS, name)
         builder.location = op.location
-        result_dots = rule(builder, clone, *dots)
-        if len(result_dots) != len(clone.results):
-            raise AssertionError(f"the JVP rule of {op.name} gave {len(result_dots)} tangents for {len(clone.results)} results")
-        for result, dot in zip(clone.results, result_dots):
-            if dot is None or not is_float_tensor(result.type):
-                continue
-            if dot.type != result.type:
-                raise AssertionError(f"the JVP rule of {op.name} gave a tangent of {dot.type} for a result of {result.type}")
-            tangents[result] = dot
+        advance(builder, clone, tangents, lambda _: rule_of(op, JVP_RULES, "JVP", PASS, name))  # noqa: B023  (called at once)
     builder.location = f.location
 
     results = [mapping[value] for value in returned.operands]
