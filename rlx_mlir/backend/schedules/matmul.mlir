@@ -3,8 +3,22 @@
 // rlx.matmul, as the VJPs and the importer emit them). Entry point @apply_matmul, included
 // by main.mlir (see there for the conventions).
 //
-// matmul: @num_threads threads (scf.forall) over n, cache tile 32x256, register tile 8x1,
-// vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
+// matmul, large (@match_packed_matmul: static f32, M and N >= 256, K >= 128): packed
+// operands. A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors,
+// @pack_matmul_register_tiles in params), padded with zeros to whole tiles; threads over
+// N/N0, a K cache tile of 128, and per 8 x N0 tile a k loop whose accumulator stays in
+// registers (8 FMAs of one vector row each per k); then the result unpacked. Edge tiles of
+// the packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
+// dimensions dropped here, inside the thread loops: left to main.mlir's last step, the
+// broadcasts to vector<1xN> that the vectorized packs and the k = 1 contractions hold
+// made lower_broadcast and canonicalization undo each other forever (mlir-opt out of
+// memory). 2 to 2.7x faster than the small schedule on the benchmark's shapes
+// (benchmarks/README.md).
+//
+// matmul, small: @num_threads threads (scf.forall) over n, cache tile 32x256, register
+// tile 8x1, vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
+// Below the packed thresholds packing does not repay (512x64x512: 4x slower packed;
+// 512x128x512: even).
 //
 // 2-D transpose: as loops it read its source with the row stride of the source in the
 // inner loop, a TLB miss per element (a third of a 2048x1536x384 Aᵀ·B). Here: threads over
@@ -60,9 +74,9 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // A product large enough to repay packing its operands (measured, benchmarks/README.md):
-  // M and N of at least 256, K of at least 128, f32 (an 8 x N0 f64 accumulator would not
-  // fit the register file).
+  // A product large enough to repay packing its operands (measured, see the header): M and
+  // N of at least 256, K of at least 128, f32 (an 8 x N0 f64 accumulator would take the
+  // whole register file).
   transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
