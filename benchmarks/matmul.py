@@ -36,6 +36,7 @@ class MatmulCase:
     k: int
     n: int
     variant: str
+    dtype: str = "f32"
 
     @property
     def name(self) -> str:
@@ -50,7 +51,7 @@ class MatmulCase:
 
     def source(self) -> str:
         def ty(shape):
-            return f"tensor<{shape[0]}x{shape[1]}xf32>"
+            return f"tensor<{shape[0]}x{shape[1]}x{self.dtype}>"
 
         (sa, sb), y = self.stored, ty((self.m, self.n))
         a, b = "%a", "%b"

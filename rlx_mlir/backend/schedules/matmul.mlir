@@ -1,11 +1,40 @@
-// Schedule library of the `optimizing` pipelines: linalg.matmul (static shapes).
-// Entry point @apply_matmul, included by main.mlir (see there for the conventions).
+// Schedule library of the `optimizing` pipelines: linalg.matmul (static shapes), and the
+// 2-D transposes that feed the transposed products (Aᵀ·B, A·Bᵀ: rlx.permute before
+// rlx.matmul, as the VJPs and the importer emit them). Entry point @apply_matmul, included
+// by main.mlir (see there for the conventions).
 //
-// @num_threads threads (scf.forall) over n, cache tile 32x256, register tile 8x1,
-// vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
+// matmul, large (@match_packed_matmul: static f32, M and N >= 256, K >= 128): packed
+// operands. A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors,
+// @pack_matmul_register_tiles in params), padded with zeros to whole tiles; threads over
+// N/N0, a K cache tile of 128, and per 8 x N0 tile a k loop whose accumulator stays in
+// registers (8 FMAs of one vector row each per k); then the result unpacked. Edge tiles of
+// the packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
+// dimensions dropped here, inside the thread loops: left to main.mlir's last step, the
+// broadcasts to vector<1xN> that the vectorized packs and the k = 1 contractions hold
+// made lower_broadcast and canonicalization undo each other forever (mlir-opt out of
+// memory). 2 to 2.7x faster than the small schedule on the benchmark's shapes
+// (benchmarks/README.md).
+//
+// matmul, small: @num_threads threads (scf.forall) over n, cache tile 32x256, register
+// tile 8x1, vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
+// Below the packed thresholds packing does not repay (512x64x512: 4x slower packed;
+// 512x128x512: even).
+//
+// 2-D transpose: as loops it read its source with the row stride of the source in the
+// inner loop, a TLB miss per element (a third of a 2048x1536x384 Aᵀ·B). Here: threads over
+// the result's rows, L x L blocks (L = @f32_lanes), each one vector.transpose, as
+// transpose.mlir does for rank 4 (@vectorize_blocks). Both dimensions must hold a block
+// (with blocks larger than the dimensions mlir-opt 22 looped); blocks that the sizes do not
+// divide fail to vectorize and stay scalar, still blocked.
 module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @num_threads() -> !transform.param<i64>
+  transform.named_sequence @f32_lanes() -> !transform.param<i64>
+  transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
+  transform.named_sequence @pack_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
+  transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
+  transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
+  transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
@@ -45,9 +74,152 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A product large enough to repay packing its operands (measured, see the header): M and
+  // N of at least 256, K of at least 128, f32 (an 8 x N0 f64 accumulator would take the
+  // whole register file).
+  transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %cols = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c128 = transform.param.constant 128 : i64 -> !transform.param<i64>
+      %c256 = transform.param.constant 256 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %rows, %c256 : !transform.param<i64>
+      transform.match.param.cmpi ge %cols, %c256 : !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c128 : !transform.param<i64>
+      %y = transform.match.structured.result %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
+      %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c32 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // %tile vectorized if its sizes are static (a whole tile), else left as it is.
+  transform.named_sequence @vectorize_whole_tiles(%tile: !transform.any_op {transform.consumed}) {
+    transform.sequence %tile : !transform.any_op failures(suppress) {
+    ^bb0(%t: !transform.any_op):
+      transform.structured.vectorize %t : !transform.any_op
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %n0 = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
+      %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
+          : (!transform.any_op) -> !transform.op<"linalg.generic">
+      %pb = transform.get_producer_of_operand %p[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %p2, %pb2, %un = transform.structured.pack_transpose %pb with_compute_op(%p) outer_perm = [1, 0]
+          : (!transform.op<"linalg.pack">, !transform.op<"linalg.generic">) -> (!transform.op<"linalg.generic">, !transform.op<"linalg.pack">, !transform.any_op)
+      %pa = transform.get_producer_of_operand %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %pc = transform.get_producer_of_operand %p2[2] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %unpack = transform.get_consumers_of_result %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.unpack">
+      %t0, %fa = transform.structured.tile_using_forall %p2 num_threads [0, %threads]
+            : (!transform.op<"linalg.generic">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %t1, %lk = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 128] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %t2, %lmn:2 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t3, %lk1 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.structured.vectorize %t3 : !transform.any_op
+      transform.include @vector_contractions failures(propagate) (%fa) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa {
+        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.include @hoist_accumulators failures(propagate) (%lk1) : (!transform.any_op) -> ()
+      %init = transform.get_producer_of_operand %pc[0] : (!transform.op<"linalg.pack">) -> !transform.any_op
+      %fc, %fa2 = transform.structured.fuse_into_containing_op %pc into %fa
+          : (!transform.op<"linalg.pack">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fi, %fa3 = transform.structured.fuse_into_containing_op %init into %fa2
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.apply_patterns to %fa3 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %fn = transform.get_parent_op %fa3 {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+      transform.apply_dce to %fn : !transform.any_op
+      %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
+      %tb, %ftb = transform.structured.tile_using_forall %pb2 num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      %tu, %ftu = transform.structured.tile_using_forall %unpack num_threads [%threads]
+            : (!transform.op<"linalg.unpack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %tu1, %ltu:2 = transform.structured.tile_using_for %tu tile_sizes [8, %n0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%tu1) : (!transform.any_op) -> ()
+      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu : !transform.any_op
+      transform.apply_patterns to %all {
+        transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+        transform.apply_patterns.vector.lower_outerproduct
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+        transform.apply_patterns.vector.transfer_permutation_patterns
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_patterns to %all {
+        transform.apply_patterns.vector.lower_broadcast
+        transform.apply_patterns.vector.lower_shape_cast
+        transform.apply_patterns.vector.lower_transpose
+      } : !transform.any_op
+      // The tiles of a pack or unpack that the sizes do not divide (a padded edge) stay
+      // linalg.pack/unpack, which do not bufferize: as pad, expand_shape and transpose
+      // (unpack: transpose, collapse_shape, extract_slice) they become loops.
+      %packs = transform.structured.match ops{["linalg.pack"]} in %fn : (!transform.any_op) -> !transform.op<"linalg.pack">
+      transform.structured.lower_pack %packs : (!transform.op<"linalg.pack">)
+          -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+      %unpacks = transform.structured.match ops{["linalg.unpack"]} in %fn : (!transform.any_op) -> !transform.op<"linalg.unpack">
+      transform.structured.lower_unpack %unpacks : (!transform.op<"linalg.unpack">)
+          -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @match_matrix_transpose(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.transpose"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c2 : !transform.param<i64>
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      transform.match.param.cmpi ge %d0, %lanes : !transform.param<i64>
+      transform.match.param.cmpi ge %d1, %lanes : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @schedule_matrix_transpose(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%t: !transform.any_op):
+      %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
+      %lanes = transform.include @f32_lanes failures(propagate) () : () -> !transform.param<i64>
+      %t0, %fa = transform.structured.tile_using_forall %t num_threads [%threads, 0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %t1, %l:2 = transform.structured.tile_using_for %t0 tile_sizes [%lanes, %lanes]
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_blocks failures(propagate) (%fa) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
   transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
     %updated = transform.foreach_match in %root
-        @match_matmul -> @schedule_matmul
+        @match_packed_matmul -> @schedule_packed_matmul,
+        @match_matmul -> @schedule_matmul,
+        @match_matrix_transpose -> @schedule_matrix_transpose
         : (!transform.any_op) -> !transform.any_op
     transform.yield %updated : !transform.any_op
   }

@@ -78,4 +78,14 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %padded : !transform.any_op
   }
+
+  // A matmul packed into register tiles of 8 rows x 2 vectors (N0 = 16) and its
+  // whole K: the sizes are an attribute here, transform.structured.pack takes no params in
+  // MLIR 22.
+  transform.named_sequence @pack_matmul_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> !transform.op<"linalg.generic"> {
+    %packed = transform.structured.pack %op packed_sizes = [8, 16, 0]
+        : (!transform.any_op) -> !transform.op<"linalg.generic">
+    transform.yield %packed : !transform.op<"linalg.generic">
+  }
 }
