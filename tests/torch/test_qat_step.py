@@ -17,6 +17,13 @@ The importer keeps the fake quantizations whole (`rlx.fake_quantize`,
 `oracle.assert_step_matches` on the same weights and images: f64 within 1e-9 of PyTorch's
 f64 step, f32 against PyTorch's f64 step by the multiple of PyTorch f32's own error. (In
 f64, ATen's per-tensor kernel still rounds y to f32, which RLX's op does too.)
+
+Then the model as users write it: `PreparedNet` through `torch.ao.quantization.prepare_qat`
+under x86's default QAT config (eager-mode QAT: `FusedMovingAvgObsFakeQuantize` modules,
+per-channel symmetric int8 weights, uint8 activations with reduce_range). Its fused
+observer exports as `_fused_moving_avg_obs_fq_helper_functional`, which computes the grid
+in the step; the importer keeps it as RLX's observer ops, and the step's updated buffers
+(running min and max, scale, zero point) come out equal to PyTorch's.
 """
 
 from __future__ import annotations
@@ -159,8 +166,27 @@ def test_prepare_qat_step_matches_pytorch(calibrated):
     want = eager_step(model, x, target, masks=masks)
     channels_last = eager_step(model, x, target, masks=masks, channels_last=True)
     ours = imported_step(model, torch.float32, x, target, masks)
-    reference = {name: value.astype(np.float64) if value.dtype == np.float32 else value for name, value in want.items()}
-    assert_step_matches(ours, reference, [channels_last], np.float32, label=f"prepare_qat cnn {calibrated=}")
+    assert_step_matches(ours, widened(want), [channels_last], np.float32, label=f"prepare_qat cnn {calibrated=}")
+
+
+@pytest.mark.filterwarnings(*QAT_WARNINGS)
+def test_a_step_with_observers_disabled_matches_pytorch():
+    """`disable_observer` (late in QAT, to freeze the grids): the step reads the flag, a
+    buffer, so the running values, scales and zero points stay as they were."""
+    model, x, target = prepared_model_and_batch(calibrated=True)
+    model.apply(tq.disable_observer)
+    masks = DropoutMasks()
+    want = eager_step(model, x, target, masks=masks)
+    channels_last = eager_step(model, x, target, masks=masks, channels_last=True)
+    ours = imported_step(model, torch.float32, x, target, masks)
+    frozen = [name for name, value in model.named_buffers() if name.endswith(("min_val", "max_val", "scale", "zero_point"))]
+    assert all(np.array_equal(ours[f"buffer/{name}"], dict(model.named_buffers())[name].numpy()) for name in frozen)
+    assert_step_matches(ours, widened(want), [channels_last], np.float32, label="prepare_qat cnn, observers disabled")
+
+
+def widened(step: dict) -> dict:
+    """PyTorch's f32 step as `assert_step_matches` takes its reference: f32 tensors widened to f64."""
+    return {name: value.astype(np.float64) if value.dtype == np.float32 else value for name, value in step.items()}
 
 
 @pytest.mark.filterwarnings(*QAT_WARNINGS)
