@@ -169,19 +169,30 @@ def test_prepare_qat_step_matches_pytorch(calibrated):
     assert_step_matches(ours, widened(want), [channels_last], np.float32, label=f"prepare_qat cnn {calibrated=}")
 
 
+DISABLED = {
+    "observer": (tq.disable_observer, ("min_val", "max_val", "scale", "zero_point")),
+    "fake_quant": (tq.disable_fake_quant, ("scale", "zero_point")),
+}
+"""`torch.ao.quantization`'s switches, and the buffers each freezes."""
+
+
 @pytest.mark.filterwarnings(*QAT_WARNINGS)
-def test_a_step_with_observers_disabled_matches_pytorch():
-    """`disable_observer` (late in QAT, to freeze the grids): the step reads the flag, a
-    buffer, so the running values, scales and zero points stay as they were."""
+@pytest.mark.parametrize("disabled", DISABLED)
+def test_a_step_with_a_switch_off_matches_pytorch(disabled):
+    """`disable_observer` (late in QAT, to freeze the grids) or `disable_fake_quant` (an
+    observer warm-up: x passes unchanged, its gradient too): the step reads both flags,
+    buffers, so one exported step serves every phase."""
     model, x, target = prepared_model_and_batch(calibrated=True)
-    model.apply(tq.disable_observer)
+    switch, frozen_names = DISABLED[disabled]
+    model.apply(switch)
     masks = DropoutMasks()
     want = eager_step(model, x, target, masks=masks)
     channels_last = eager_step(model, x, target, masks=masks, channels_last=True)
     ours = imported_step(model, torch.float32, x, target, masks)
-    frozen = [name for name, value in model.named_buffers() if name.endswith(("min_val", "max_val", "scale", "zero_point"))]
-    assert all(np.array_equal(ours[f"buffer/{name}"], dict(model.named_buffers())[name].numpy()) for name in frozen)
-    assert_step_matches(ours, widened(want), [channels_last], np.float32, label="prepare_qat cnn, observers disabled")
+    buffers = dict(model.named_buffers())
+    frozen = [name for name in buffers if name.endswith(frozen_names)]
+    assert frozen and all(np.array_equal(ours[f"buffer/{name}"], buffers[name].numpy()) for name in frozen)
+    assert_step_matches(ours, widened(want), [channels_last], np.float32, label=f"prepare_qat cnn, {disabled} off")
 
 
 def widened(step: dict) -> dict:
