@@ -969,6 +969,54 @@ irdl.dialect @rlx {
       "quant_max" = %quant_max
     }
   }
+  irdl.operation @fake_quantize_tensor_qparams {
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @moving_average_min_max {
+    %input = irdl.base "!builtin.tensor"
+    %running_min = irdl.base "!builtin.tensor"
+    %running_max = irdl.base "!builtin.tensor"
+    %observer_on = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, running_min: %running_min, running_max: %running_max, observer_on: %observer_on)
+    %new_min = irdl.base "!builtin.tensor"
+    %new_max = irdl.base "!builtin.tensor"
+    irdl.results(new_min: %new_min, new_max: %new_max)
+    %averaging_constant = irdl.base "#builtin.float"
+    %axis = irdl.base "#builtin.integer"
+    irdl.attributes {
+      "averaging_constant" = %averaging_constant,
+      "axis" = %axis
+    }
+  }
+  irdl.operation @choose_qparams {
+    %running_min = irdl.base "!builtin.tensor"
+    %running_max = irdl.base "!builtin.tensor"
+    irdl.operands(running_min: %running_min, running_max: %running_max)
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.results(scale: %scale, zero_point: %zero_point)
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %symmetric = irdl.any_of(%true, %false)
+    irdl.attributes {
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max,
+      "symmetric" = %symmetric
+    }
+  }
   irdl.operation @attention {
     %query = irdl.base "!builtin.tensor"
     %key = irdl.base "!builtin.tensor"
@@ -1857,6 +1905,21 @@ irdl.dialect @rlx {
     %quant_max = irdl.base "#builtin.integer"
     irdl.attributes {
       "axis" = %axis,
+      "quant_min" = %quant_min,
+      "quant_max" = %quant_max
+    }
+  }
+  irdl.operation @fake_quantize_tensor_qparams_backward {
+    %grad_output = irdl.base "!builtin.tensor"
+    %input = irdl.base "!builtin.tensor"
+    %scale = irdl.base "!builtin.tensor"
+    %zero_point = irdl.base "!builtin.tensor"
+    irdl.operands(grad_output: %grad_output, input: %input, scale: %scale, zero_point: %zero_point)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+    %quant_min = irdl.base "#builtin.integer"
+    %quant_max = irdl.base "#builtin.integer"
+    irdl.attributes {
       "quant_min" = %quant_min,
       "quant_max" = %quant_max
     }

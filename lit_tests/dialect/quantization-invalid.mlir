@@ -71,3 +71,39 @@ func.func @per_channel_axis(%dy: tensor<2x3xf32>, %x: tensor<2x3xf32>, %s: tenso
   %dx = rlx.fake_quantize_per_channel_backward %dy, %x, %s, %z axis 2 quant_min 0 quant_max 255 : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+// fake_quantize_tensor_qparams: one grid, scale tensor<1xf32> (ATen's type).
+func.func @tensor_qparams_scale(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %z: tensor<1xi32>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.fake_quantize_tensor_qparams' op expected the scale to be tensor<1xf32> (one grid for the whole tensor, ATen's type), got tensor<3xf32>
+  %y = rlx.fake_quantize_tensor_qparams %x, %s, %z quant_min 0 quant_max 255 : (tensor<2x3xf32>, tensor<3xf32>, tensor<1xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// moving_average_min_max: per channel, one running value per row of x.
+func.func @observer_statistics(%x: tensor<4x3xf32>, %m: tensor<3xf32>, %on: tensor<1xi64>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.moving_average_min_max' op expected the running_min to be tensor<4xf32>, got tensor<3xf32>
+  %a, %b = rlx.moving_average_min_max %x, %m, %m, %on averaging_constant 0.01 axis 0 : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1xi64>) -> (tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+// moving_average_min_max: the observer reads x as f32, as ATen's kernel.
+func.func @observer_f64(%x: tensor<4x3xf64>, %m: tensor<f32>, %on: tensor<1xi64>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.moving_average_min_max' op expected an f32 input (ATen's fused observer reads floats), got tensor<4x3xf64>
+  %a, %b = rlx.moving_average_min_max %x, %m, %m, %on averaging_constant 0.01 : (tensor<4x3xf64>, tensor<f32>, tensor<f32>, tensor<1xi64>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+// choose_qparams: one zero point per running min and max.
+func.func @choose_qparams_channels(%m: tensor<4xf32>) {
+  // CHECK: {{.*}}quantization-invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'rlx.choose_qparams' op expected the zero_point to be tensor<4xi32> (one grid per running min and max, ATen's type), got tensor<1xi32>
+  %s, %z = rlx.choose_qparams %m, %m quant_min 0 quant_max 255 : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<1xi32>)
+  return
+}

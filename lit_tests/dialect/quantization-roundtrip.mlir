@@ -43,3 +43,33 @@ func.func @per_channel(%x: tensor<?x3x4xf32>, %s: tensor<3xf32>, %z: tensor<3xi3
   %dx = rlx.fake_quantize_per_channel_backward %y, %x, %s, %z axis 1 quant_min -8 quant_max 7 : (tensor<?x3x4xf32>, tensor<?x3x4xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<?x3x4xf32>
   return %y, %dx : tensor<?x3x4xf32>, tensor<?x3x4xf32>
 }
+
+// The grid as operands (an observer's): scale tensor<1xf32>, zero_point tensor<1xi32>.
+// CHECK-LABEL: func.func @tensor_qparams
+// CHECK:       rlx.fake_quantize_tensor_qparams %{{.*}}, %{{.*}}, %{{.*}} quant_min 0 quant_max 127 : (tensor<?x3xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+// CHECK:       rlx.fake_quantize_tensor_qparams_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} quant_min 0 quant_max 127 : (tensor<?x3xf32>, tensor<?x3xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+// GENERIC-LABEL: sym_name = "tensor_qparams"
+// GENERIC:     "rlx.fake_quantize_tensor_qparams"(%{{.*}}, %{{.*}}, %{{.*}}) <{quant_min = 0 : i64, quant_max = 127 : i64}>
+func.func @tensor_qparams(%x: tensor<?x3xf32>, %dy: tensor<?x3xf32>, %s: tensor<1xf32>, %z: tensor<1xi32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  %y = rlx.fake_quantize_tensor_qparams %x, %s, %z quant_min 0 quant_max 127 : (tensor<?x3xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+  %dx = rlx.fake_quantize_tensor_qparams_backward %dy, %x, %s, %z quant_min 0 quant_max 127 : (tensor<?x3xf32>, tensor<?x3xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+  return %y, %dx : tensor<?x3xf32>, tensor<?x3xf32>
+}
+
+// The fused observer: per tensor (axis -1, the default, left out) its running values are
+// 0-d; per channel (axis 0) one per row. choose_qparams's symmetric false is left out.
+// CHECK-LABEL: func.func @observer
+// CHECK:       rlx.moving_average_min_max %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} averaging_constant 1.000000e-02 : (tensor<?x3xf32>, tensor<f32>, tensor<f32>, tensor<1xi64>) -> (tensor<f32>, tensor<f32>)
+// CHECK:       rlx.choose_qparams %{{.*}}, %{{.*}} quant_min 0 quant_max 127 : (tensor<f32>, tensor<f32>) -> (tensor<1xf32>, tensor<1xi32>)
+// CHECK:       rlx.moving_average_min_max %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} averaging_constant 1.000000e-02 axis 0 : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xi64>) -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK:       rlx.choose_qparams %{{.*}}, %{{.*}} quant_min -128 quant_max 127 symmetric true : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
+// GENERIC-LABEL: sym_name = "observer"
+// GENERIC:     "rlx.moving_average_min_max"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{averaging_constant = 1.000000e-02 : f64, axis = -1 : i64}>
+// GENERIC:     "rlx.choose_qparams"(%{{.*}}, %{{.*}}) <{quant_min = 0 : i64, quant_max = 127 : i64, symmetric = false}>
+func.func @observer(%x: tensor<?x3xf32>, %m: tensor<f32>, %on: tensor<1xi64>, %w: tensor<4x3xf32>, %c: tensor<4xf32>) -> (tensor<1xf32>, tensor<1xi32>, tensor<4xf32>, tensor<4xi32>) {
+  %m2, %M2 = rlx.moving_average_min_max %x, %m, %m, %on averaging_constant 0.01 : (tensor<?x3xf32>, tensor<f32>, tensor<f32>, tensor<1xi64>) -> (tensor<f32>, tensor<f32>)
+  %s, %z = rlx.choose_qparams %m2, %M2 quant_min 0 quant_max 127 : (tensor<f32>, tensor<f32>) -> (tensor<1xf32>, tensor<1xi32>)
+  %c2, %C2 = rlx.moving_average_min_max %w, %c, %c, %on averaging_constant 0.01 axis 0 : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xi64>) -> (tensor<4xf32>, tensor<4xf32>)
+  %t, %u = rlx.choose_qparams %c2, %C2 quant_min -128 quant_max 127 symmetric true : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %s, %z, %t, %u : tensor<1xf32>, tensor<1xi32>, tensor<4xf32>, tensor<4xi32>
+}

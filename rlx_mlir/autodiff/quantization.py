@@ -12,6 +12,11 @@ The per-channel ops read their grid from operands. The gradient in the scale is 
 that returned no cotangent would give a silently wrong gradient: the rules require the
 scale and zero point to be constants (`arith.constant`) and otherwise stop with a
 located error.
+
+`fake_quantize_tensor_qparams` reads its grid from operands too, but that grid is an
+observer's statistics (`moving_average_min_max`, `choose_qparams`): PyTorch's fused
+observer gives it no gradient, and neither do these rules; the observer's ops give their
+operands none (their results are statistics, not functions of the loss).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 from xdsl.dialects import arith
 
 from rlx_mlir.autodiff.rules import vjp_rule
+from rlx_mlir.dialects import quantization as quant
 from rlx_mlir.dialects import rlx
 from rlx_mlir.ir import DiagnosticError, format_location
 
@@ -67,3 +73,23 @@ def fake_quantize_per_channel_backward(b, op, g):
     _constant_grid(op)
     operands = [g, op.input, op.scale, op.zero_point]
     return b.like(op, rlx.FakeQuantizePerChannelBackwardOp, operands, op.grad_output), None, None, None
+
+
+@vjp_rule(quant.FakeQuantizeTensorQparamsOp)
+def fake_quantize_tensor_qparams(b, op, y_bar):
+    """x_bar = fake_quantize_tensor_qparams_backward(y_bar, x) on the op's grid; the grid gets none."""
+    operands = [y_bar, op.input, op.scale, op.zero_point]
+    return b.like(op, quant.FakeQuantizeTensorQparamsBackwardOp, operands, op.input), None, None
+
+
+@vjp_rule(quant.FakeQuantizeTensorQparamsBackwardOp)
+def fake_quantize_tensor_qparams_backward(b, op, g):
+    """dx = dy * mask(x): dy_bar = the same op on g; x_bar = 0 almost everywhere; the grid none."""
+    operands = [g, op.input, op.scale, op.zero_point]
+    return b.like(op, quant.FakeQuantizeTensorQparamsBackwardOp, operands, op.grad_output), None, None, None
+
+
+@vjp_rule(*quant.OBSERVER_OPS)
+def observed_statistics(b, op, *result_bars):
+    """Running min and max, scale and zero point: statistics, no operand gets a cotangent."""
+    return (None,) * len(op.operands)

@@ -307,6 +307,11 @@ COMPOSITE = {
     "fake_quantize_per_channel": "test_vjp_quantization.py::test_fake_quantize_per_channel_vjp_matches_pytorch[2]",
     "fake_quantize_per_channel_backward":
         "test_vjp_quantization.py::test_fake_quantize_per_channel_backward_vjp_matches_pytorch[2]",
+    "fake_quantize_tensor_qparams": "test_vjp_quantization.py::test_fake_quantize_tensor_qparams_vjp_matches_pytorch[2]",
+    "fake_quantize_tensor_qparams_backward":
+        "test_vjp_quantization.py::test_fake_quantize_tensor_qparams_backward_vjp_matches_pytorch[2]",
+    **{op: "statistics, no cotangent (test_vjp_quantization.py::test_an_observed_grid_gets_no_gradient)"
+       for op in ("moving_average_min_max", "choose_qparams")},
     "gather": "test_vjp_gather_scatter.py::test_gather_vjp_matches_pytorch (orders 2 and 3)",
     "scatter_add": "test_vjp_gather_scatter.py::test_scatter_add_vjp_matches_pytorch (orders 2 and 3)",
     "index_select": "test_vjp_gather_scatter.py::test_index_select_vjp_matches_pytorch (orders 2 and 3)",

@@ -129,3 +129,69 @@ def test_a_per_channel_scale_argument_is_refused_with_its_location():
     with pytest.raises(DiagnosticError, match="not differentiable with respect to its scale") as error:
         rlx_mlir.autodiff(source, "f")
     assert ":2:" in str(error.value)
+
+
+def tensor_qparams_source(backward: bool) -> str:
+    """The grid operands are constants here: the harness differentiates in x (and dy) only."""
+    grid = f"quant_min {LOW} quant_max {HIGH}"
+    constants = (
+        f"  %s = arith.constant dense<{SCALE}> : tensor<1xf32>\n"
+        f"  %z = arith.constant dense<{ZERO}> : tensor<1xi32>\n"
+    )
+    if backward:
+        return (
+            f"func.func @f(%dy: {T}, %x: {T}) -> {T} {{\n{constants}"
+            f"  %dx = rlx.fake_quantize_tensor_qparams_backward %dy, %x, %s, %z {grid} : ({T}, {T}, tensor<1xf32>, tensor<1xi32>) -> {T}\n"
+            f"  return %dx : {T}\n}}\n"
+        )
+    return (
+        f"func.func @f(%x: {T}) -> {T} {{\n{constants}"
+        f"  %y = rlx.fake_quantize_tensor_qparams %x, %s, %z {grid} : ({T}, tensor<1xf32>, tensor<1xi32>) -> {T}\n"
+        f"  return %y : {T}\n}}\n"
+    )
+
+
+def _tensor_qparams(x):
+    scale, zero = torch.tensor([SCALE], dtype=torch.float32), torch.tensor([ZERO], dtype=torch.int32)
+    on = torch.ones(1, dtype=torch.int64)
+    return torch.ops.aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams(x, scale, zero, on, LOW, HIGH)[0]
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_fake_quantize_tensor_qparams_vjp_matches_pytorch(order):
+    check(tensor_qparams_source(False), _tensor_qparams, [SHAPE], np.float64, order, selects=(0,),
+          label="tensor qparams")
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_fake_quantize_tensor_qparams_backward_vjp_matches_pytorch(order):
+    check(tensor_qparams_source(True), STE["clipped"], [SHAPE, SHAPE], np.float64, order, selects=(1,),
+          label="tensor qparams backward")
+
+
+def test_an_observed_grid_gets_no_gradient():
+    """x observed, its grid chosen and x fake-quantized on it, as the importer emits
+    PyTorch's fused observer: x's gradient is the clipped STE on the observed grid, as
+    PyTorch's autograd of `fused_moving_avg_obs_fake_quant` gives it (f32, exact); the
+    statistics pass none back."""
+    t, m = "tensor<3x7xf32>", "tensor<f32>"
+    source = (
+        f"func.func @f(%x: {t}, %low: {m}, %high: {m}) -> {t} {{\n"
+        f"  %on = arith.constant dense<1> : tensor<1xi64>\n"
+        f"  %m2, %M2 = rlx.moving_average_min_max %x, %low, %high, %on averaging_constant 0.01 : ({t}, {m}, {m}, tensor<1xi64>) -> ({m}, {m})\n"
+        f"  %s, %z = rlx.choose_qparams %m2, %M2 quant_min 0 quant_max 15 : ({m}, {m}) -> (tensor<1xf32>, tensor<1xi32>)\n"
+        f"  %y = rlx.fake_quantize_tensor_qparams %x, %s, %z quant_min 0 quant_max 15 : ({t}, tensor<1xf32>, tensor<1xi32>) -> {t}\n"
+        f"  return %y : {t}\n}}\n"
+    )
+    x = np.random.default_rng(0).standard_normal((3, 7)).astype(np.float32)
+    x[0, :3] = [-9.0, 9.0, 0.0]  # the range: the grid [-9, 9] in 16 levels, half of x's levels tied
+    dy = np.random.default_rng(1).standard_normal((3, 7)).astype(np.float32)
+    low, high = np.array(np.inf, np.float32), np.array(-np.inf, np.float32)  # the observer's first call
+    got = rlx_mlir.compile(rlx_mlir.autodiff(source, "f"))["f_vjp"](x, low, high, dy)
+    got = got[0] if isinstance(got, tuple) else got
+    leaf = torch.from_numpy(x).requires_grad_()
+    y = torch.fused_moving_avg_obs_fake_quant(
+        leaf, torch.ones(1, dtype=torch.int64), torch.ones(1, dtype=torch.int64), torch.tensor(np.inf),
+        torch.tensor(-np.inf), torch.ones(1), torch.zeros(1, dtype=torch.int32), 0.01, 0, 15, -1)
+    (want,) = torch.autograd.grad(y, leaf, torch.from_numpy(dy))
+    np.testing.assert_array_equal(got, want.numpy())

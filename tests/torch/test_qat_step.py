@@ -17,17 +17,27 @@ The importer keeps the fake quantizations whole (`rlx.fake_quantize`,
 `oracle.assert_step_matches` on the same weights and images: f64 within 1e-9 of PyTorch's
 f64 step, f32 against PyTorch's f64 step by the multiple of PyTorch f32's own error. (In
 f64, ATen's per-tensor kernel still rounds y to f32, which RLX's op does too.)
+
+Then the model as users write it: `PreparedNet` through `torch.ao.quantization.prepare_qat`
+under x86's default QAT config (eager-mode QAT: `FusedMovingAvgObsFakeQuantize` modules,
+per-channel symmetric int8 weights, uint8 activations with reduce_range). Its fused
+observer exports as `_fused_moving_avg_obs_fq_helper_functional`, which computes the grid
+in the step; the importer keeps it as RLX's observer ops, and the step's updated buffers
+(running min and max, scale, zero point) come out equal to PyTorch's.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 import torch.ao.quantization as tq
 import torch.nn as nn
 import torch.nn.functional as F
 
-from model_steps import check_cnn_step, seeded_cnn_and_batch
+from model_steps import check_cnn_step, imported_step, seeded_cnn_and_batch
+from oracle import assert_step_matches
+from step_reference import DropoutMasks, eager_step
 
 rlx_torch = pytest.importorskip("rlx_mlir.torch")
 
@@ -100,15 +110,104 @@ def test_fake_quantizations_and_their_gradients_are_kept_whole():
     assert mlir.count("rlx.ste_backward") == 2
 
 
-@pytest.mark.filterwarnings("ignore:torch.ao.quantization is deprecated", "ignore:Please use quant_min and quant_max")
-def test_a_step_with_observers_is_refused_at_the_observer():
-    """`prepare_qat` with x86's default QAT config: its fused observer computes the grid in
-    the step (`_fused_moving_avg_obs_fq_helper_functional`), which is not mapped yet; the
-    refusal names the op and the FakeQuantize module."""
+class PreparedNet(nn.Module):
+    """What a user hands to `prepare_qat`: a quant stub, conv-BN-ReLU, conv-ReLU, max pool, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant = tq.QuantStub()
+        self.conv1, self.bn1 = nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 16, 3, padding=1, stride=2)
+        self.fc = nn.Linear(16 * (SIZE // 4) ** 2, CLASSES)
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(self.quant(x))))
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2).flatten(1)
+        return self.fc(x)
+
+
+def prepared_model_and_batch(calibrated: bool):
+    """`PreparedNet` under x86's default QAT config. Its weights' per-channel observers
+    have their running min and max sized by one look at the weights (what the model's
+    first forward does; the step cannot guess their size), and the activations' observers
+    are fresh (+-inf: the first call); `calibrated` runs one eager forward first, so that
+    every observer is on its moving average."""
+    model, x, target = seeded_cnn_and_batch(PreparedNet, SIZE, CLASSES)
+    model.train().qconfig = tq.get_default_qat_qconfig("x86")
+    tq.prepare_qat(model, inplace=True)
+    with torch.no_grad():
+        for module in (model.conv1, model.conv2, model.fc):
+            module.weight_fake_quant(module.weight)
+        if calibrated:
+            model(x)
+    return model, x, target
+
+
+QAT_WARNINGS = ("ignore:torch.ao.quantization is deprecated", "ignore:Please use quant_min and quant_max")
+
+
+@pytest.mark.filterwarnings(*QAT_WARNINGS)
+@pytest.mark.parametrize("calibrated", [False, True], ids=["first_step", "moving_average"])
+def test_prepare_qat_step_matches_pytorch(calibrated):
+    """Loss, gradients and every buffer (the observers' running min and max, scale and zero
+    point; batch norm's statistics) against PyTorch eager. The fused observer has only an
+    f32 kernel (it reads x as floats), so the oracle is PyTorch's f32 step, default and
+    channels_last, by `oracle.assert_step_matches`'s f32 rule with that default step
+    (widened to f64, as the rule takes it) as the reference: within 1e-4, or M times the
+    distance of the channels_last step from it. The integer buffers (zero points, the
+    observers' flags) are equal."""
+    model, x, target = prepared_model_and_batch(calibrated)
+    step = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
+    mlir = step.mlir
+    assert mlir.count("rlx.moving_average_min_max") == mlir.count("rlx.choose_qparams") == 8
+    assert mlir.count("rlx.fake_quantize_per_channel ") == 3
+    assert mlir.count("rlx.fake_quantize_tensor_qparams ") == 5
+    masks = DropoutMasks()
+    want = eager_step(model, x, target, masks=masks)
+    channels_last = eager_step(model, x, target, masks=masks, channels_last=True)
+    ours = imported_step(model, torch.float32, x, target, masks)
+    assert_step_matches(ours, widened(want), [channels_last], np.float32, label=f"prepare_qat cnn {calibrated=}")
+
+
+DISABLED = {
+    "observer": (tq.disable_observer, ("min_val", "max_val", "scale", "zero_point")),
+    "fake_quant": (tq.disable_fake_quant, ("scale", "zero_point")),
+}
+"""`torch.ao.quantization`'s switches, and the buffers each freezes."""
+
+
+@pytest.mark.filterwarnings(*QAT_WARNINGS)
+@pytest.mark.parametrize("disabled", DISABLED)
+def test_a_step_with_a_switch_off_matches_pytorch(disabled):
+    """`disable_observer` (late in QAT, to freeze the grids) or `disable_fake_quant` (an
+    observer warm-up: x passes unchanged, its gradient too): the step reads both flags,
+    buffers, so one exported step serves every phase."""
+    model, x, target = prepared_model_and_batch(calibrated=True)
+    switch, frozen_names = DISABLED[disabled]
+    model.apply(switch)
+    masks = DropoutMasks()
+    want = eager_step(model, x, target, masks=masks)
+    channels_last = eager_step(model, x, target, masks=masks, channels_last=True)
+    ours = imported_step(model, torch.float32, x, target, masks)
+    buffers = dict(model.named_buffers())
+    frozen = [name for name in buffers if name.endswith(frozen_names)]
+    assert frozen and all(np.array_equal(ours[f"buffer/{name}"], buffers[name].numpy()) for name in frozen)
+    assert_step_matches(ours, widened(want), [channels_last], np.float32, label=f"prepare_qat cnn, {disabled} off")
+
+
+def widened(step: dict) -> dict:
+    """PyTorch's f32 step as `assert_step_matches` takes its reference: f32 tensors widened to f64."""
+    return {name: value.astype(np.float64) if value.dtype == np.float32 else value for name, value in step.items()}
+
+
+@pytest.mark.filterwarnings(*QAT_WARNINGS)
+def test_a_weight_observer_that_never_observed_is_refused():
+    """A per-channel observer's running min and max are empty until it first runs: the
+    step's buffer types are unknown, and the refusal says so, with the module."""
     model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten()).train()
     model.qconfig = tq.get_default_qat_qconfig("x86")
     tq.prepare_qat(model, inplace=True)
-    with pytest.raises(rlx_torch.UnsupportedGraph, match=r"_fused_moving_avg_obs_fq_helper_functional.*FakeQuantize"):
+    with pytest.raises(rlx_torch.UnsupportedGraph, match=r"has not observed yet.*run the model once"):
         rlx_torch.export_training_step(model, (torch.randn(2, 3, 6, 6), torch.randint(0, 16, (2,))))
 
 

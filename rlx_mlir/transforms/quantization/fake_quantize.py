@@ -36,17 +36,30 @@ from rlx_mlir.transforms.activation.forward import Scalars, elementwise
 
 
 class Grid:
-    """An op's per-tensor quantization grid, as scalar arithmetic in a generic body."""
+    """An op's per-tensor quantization grid, as scalar arithmetic in a generic body; the
+    scale and zero point are constants here, values read from operands in `OperandGrid`."""
 
     def __init__(self, op: quant.FakeQuantizeOp | quant.SteBackwardOp):
         self.scale = float32(op.scale)
         self.inv_scale = float32(1.0 / self.scale)
         self.zero_point, self.low, self.high = float(op.zero_point), float(op.quant_min), float(op.quant_max)
 
+    def inverse_scale(self, s: Scalars) -> SSAValue:
+        """inv = f32(1 / s), in x's type."""
+        return s.const(self.inv_scale)
+
+    def zero(self, s: Scalars) -> SSAValue:
+        """The zero point, in x's type."""
+        return s.const(self.zero_point)
+
+    def scale_f32(self, s: Scalars) -> SSAValue:
+        """s, an f32 value."""
+        return s.r.constant(self.scale, f32)
+
     def level(self, s: Scalars, x: SSAValue) -> SSAValue:
         """q = roundeven(x * inv) + zero_point, unclamped, in x's type."""
-        rounded = s.r.value(math_dialect.RoundEvenOp(s.mul(x, s.const(self.inv_scale))))
-        return s.add(rounded, s.const(self.zero_point))
+        rounded = s.r.value(math_dialect.RoundEvenOp(s.mul(x, self.inverse_scale(s))))
+        return s.add(rounded, self.zero(s))
 
     def inside(self, s: Scalars, q: SSAValue) -> SSAValue:
         """quant_min <= q <= quant_max (false for NaN): the clipped STE's mask."""
@@ -55,12 +68,12 @@ class Grid:
     def dequantized(self, s: Scalars, q: SSAValue) -> SSAValue:
         """(clamp(q) - zero_point) * scale, the product in f32 as ATen forms it."""
         clamped = s.r.value(arith.MinnumfOp(s.r.value(arith.MaxnumfOp(q, s.const(self.low))), s.const(self.high)))
-        level = s.sub(clamped, s.const(self.zero_point))
+        level = s.sub(clamped, self.zero(s))
         if isinstance(s.element, Float32Type):
-            return s.mul(level, s.const(self.scale))
+            return s.mul(level, self.scale_f32(s))
         wide = isinstance(s.element, Float64Type)
         as_f32 = s.r.value((arith.TruncFOp if wide else arith.ExtFOp)(level, f32))
-        product = s.r.value(arith.MulfOp(as_f32, s.r.constant(self.scale, f32)))
+        product = s.r.value(arith.MulfOp(as_f32, self.scale_f32(s)))
         return s.r.value((arith.ExtFOp if wide else arith.TruncFOp)(product, s.element))
 
 

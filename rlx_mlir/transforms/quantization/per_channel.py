@@ -39,19 +39,17 @@ INT64_RANGE = 2.0**63
 """|q| from here on does not fit an int64: ATen's cast gives INT64_MIN (x86's answer)."""
 
 
-def per_channel(
-    op: quant.FakeQuantizePerChannelOp | quant.FakeQuantizePerChannelBackwardOp,
-    rewriter: PatternRewriter,
-    body: Callable[..., SSAValue],
-) -> None:
-    """Replace `op` by `body(s, *tensor_scalars, q)` over the result's shape, q the level
-    `roundeven(x * inv) + zero_point` of x (the last tensor operand) on its channel's grid."""
+def per_channel(op, rewriter: PatternRewriter, body: Callable[..., SSAValue]) -> None:
+    """Replace `op` by `body(s, *tensor_scalars, q, scale, zero_point)` over the result's
+    shape, q the level `roundeven(x * inv) + zero_point` of x (the last tensor operand) on
+    its channel's grid, scale and zero_point in x's type. An op without an `axis` has one
+    grid (scale and zero_point of one element): every element reads element 0."""
     b = TensorBuilder(rewriter, op)
     out = tensor_type(op.result)
     rank = out.get_num_dims()
     element = out.element_type
     identity = dims_map(rank, lambda d: d)
-    channel = dims_map(rank, lambda d: (d[op.axis],))
+    channel = dims_map(rank, lambda d: (d[op.axis],) if hasattr(op, "axis") else (0,))
     tensors = [v for v in op.operands if v not in (op.scale, op.zero_point)]
 
     def scalar_body(r, *scalars):
