@@ -33,6 +33,14 @@ imported and differentiated by our `--autodiff`.
   the second functionalizes that graph, which has no autograd left in it. A buffer the
   step mutates becomes a trailing `copy_(buffer, new value)`: the new value is the
   updated buffer, as `torch.export` lists a BUFFER_MUTATION.
+- Attention is traced with PyTorch's math backend (`sdpa_kernel(SDPBackend.MATH)`):
+  PyTorch's CPU flash kernel has no derivative of its backward, so autograd cannot run,
+  and `make_fx` cannot record, a `create_graph=True` gradient through it (a gradient
+  penalty on a transformer's input embeddings). The math backend is attention as `bmm`,
+  `_softmax` and a causal `tril` mask, whose derivatives PyTorch has to any order and the
+  importer maps op by op. The other way, our imported forward (`rlx.attention`, whose
+  VJP is RLX ops) differentiated by `--autodiff`, would need the user's
+  `torch.autograd.grad` call rewritten as IR, the reason this module traces at all.
 
 The function the step compiles is `@training_step(params, buffers, *inputs, masks,
 lifted constants) -> (loss, gradients, updated buffers)`, the first-order step's signature
@@ -47,6 +55,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
+from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.nn.utils.stateless import _reparametrize_module
 
 from rlx_mlir import compile as compile_rlx
@@ -96,8 +105,9 @@ def trace_higher_order_step(model: torch.nn.Module, inputs: tuple, step_fn: Call
 
     table = decomposition_table(SUPPORTED)
     try:
-        recorded = make_fx(step, decomposition_table=table, record_stack_traces=True,
-                           record_module_stack=True)(parameters, buffers, *inputs)
+        with sdpa_kernel(SDPBackend.MATH):  # module docstring: attention's double backward
+            recorded = make_fx(step, decomposition_table=table, record_stack_traces=True,
+                               record_module_stack=True)(parameters, buffers, *inputs)
         functional = make_fx(torch.func.functionalize(recorded, remove="mutations"),
                              decomposition_table=table)(parameters, buffers, *inputs)
     except (UserValueError, UserTypeError):
