@@ -170,6 +170,36 @@ def test_wgan_gp_step_agrees_with_the_critic_differentiated_twice_by_autodiff():
         assert np.linalg.norm(got - want) <= 1e-9 * np.linalg.norm(want), name
 
 
+class BatchNormCritic(nn.Module):
+    """A stride-2 conv, a training-mode BatchNorm2d and LeakyReLU, a second conv, a linear score."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.norm = nn.Conv2d(3, 4, 4, 2, 1), nn.BatchNorm2d(4)
+        self.conv2, self.score = nn.Conv2d(4, 8, 4, 2, 1), nn.Linear(8 * 2 * 2, 1)
+
+    def forward(self, x):
+        x = F.leaky_relu(self.norm(self.conv1(x)), 0.2)
+        return self.score(F.leaky_relu(self.conv2(x), 0.2).flatten(1))
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_wgan_gp_step_with_batch_norm_matches_pytorch(dtype):
+    """The critic runs three times (fake, real, interpolates): the running statistics are
+    updated three times, and the penalty differentiates batch norm's backward."""
+    torch.manual_seed(0)
+    check(BatchNormCritic(), wgan_gp, wgan_inputs(), dtype)
+
+
+def test_exporting_a_step_leaves_the_model_buffers_unchanged():
+    """Tracing runs the step (twice): on copies of the buffers, not the model's own."""
+    torch.manual_seed(0)
+    critic = BatchNormCritic()
+    before = {name: b.clone() for name, b in critic.named_buffers()}
+    export_training_step(critic, wgan_inputs(), step_fn=wgan_gp)
+    assert all(torch.equal(b, before[name]) for name, b in critic.named_buffers())
+
+
 # -- R1 ------------------------------------------------------------------------------------
 
 class SmallDiscriminator(nn.Module):
