@@ -40,6 +40,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from benchmarks.harness import THREADS, child_peak_rss_mib, configure_threads, machine_record, peak_rss_mib, preload_openmp, time_interleaved
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +61,7 @@ def _test_steps():
 
 def setup(name: str):
     """(model, step_fn, inputs) of the step `name`, f32, seeded."""
-    import torch
+    import torch  # after configure_threads (benchmarks.harness): OpenMP reads it at import
 
     torch.set_num_threads(THREADS)
     torch.manual_seed(0)
@@ -83,7 +85,7 @@ def setup(name: str):
 
 def eager_step(model, step_fn, inputs):
     """() -> (loss, parameter gradients): PyTorch's create_graph=True route."""
-    import torch
+    import torch  # after configure_threads
 
     parameters = list(model.parameters())
 
@@ -96,12 +98,11 @@ def eager_step(model, step_fn, inputs):
 
 def side(name: str, which: str, model, step_fn, inputs):
     """() -> {parameter name: gradient as NumPy} for one side; None (and why) if unavailable."""
-    import numpy as np
-    import torch
+    import torch  # after configure_threads
 
     names = [n for n, _ in model.named_parameters()]
     if which == "ours":
-        from rlx_mlir.torch import export_training_step
+        from rlx_mlir.torch import export_training_step  # imports torch: after configure_threads
 
         compiled = export_training_step(model, inputs, step_fn=step_fn).compile()
         return lambda: compiled(*inputs)[1], None
@@ -112,7 +113,7 @@ def side(name: str, which: str, model, step_fn, inputs):
         step = torch.compile(eager_step(model, step_fn, inputs))
         return lambda: dict(zip(names, (g.numpy() for g in step()[1]))), None
     try:
-        import jax
+        import jax  # optional: the bench extra
     except ImportError:
         return None, "jax is not installed (pip install -e '.[bench]')"
     from benchmarks.higher_order_jax import jax_step  # after jax is known to be installed
@@ -123,8 +124,6 @@ def side(name: str, which: str, model, step_fn, inputs):
 
 
 def worst_error(got: dict, want: dict) -> float:
-    import numpy as np
-
     return max(float(np.linalg.norm(got[n] - w) / max(np.linalg.norm(w), 1e-30)) for n, w in want.items())
 
 

@@ -39,6 +39,7 @@ SKIPPED = {
     "python -m benchmarks.train_step": "the training-step benchmark: minutes",
     "python -m benchmarks.sequence_ops": "the sequence-op benchmark: minutes",
     "python -m benchmarks.attention": "the attention benchmark: minutes",
+    "python -m benchmarks.higher_order": "the higher-order steps' benchmark: minutes, and the bench extra",
 }
 
 

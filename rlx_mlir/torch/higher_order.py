@@ -9,8 +9,9 @@
     loss, grads, buffers = step.compile()(real, fake, eps)
 
 `f(model, *inputs)` returns the scalar loss; it may call `torch.autograd.grad(...,
-create_graph=True)` any number of times (a gradient penalty, forces `-dE/dpos`, a
-Laplacian, an inner SGD step), and so may the model's own forward. The step gives what
+create_graph=True)` or `torch.func`'s `grad`, `vjp`, `jvp` and `hessian` any number of
+times (a gradient penalty, forces `-dE/dpos`, a Laplacian, an inner SGD step, a
+Hessian-vector product), and so may the model's own forward. The step gives what
 `loss_fn`'s step gives: the loss, the gradient of every parameter, the updated buffers.
 
 The route: PyTorch's own higher-order graph, traced by `make_fx`, rather than the forward
