@@ -9,8 +9,9 @@
     loss, grads, buffers = step.compile()(real, fake, eps)
 
 `f(model, *inputs)` returns the scalar loss; it may call `torch.autograd.grad(...,
-create_graph=True)` any number of times (a gradient penalty, forces `-dE/dpos`, a
-Laplacian, an inner SGD step), and so may the model's own forward. The step gives what
+create_graph=True)` or `torch.func`'s `grad`, `vjp`, `jvp` and `hessian` any number of
+times (a gradient penalty, forces `-dE/dpos`, a Laplacian, an inner SGD step, a
+Hessian-vector product), and so may the model's own forward. The step gives what
 `loss_fn`'s step gives: the loss, the gradient of every parameter, the updated buffers.
 
 The route: PyTorch's own higher-order graph, traced by `make_fx`, rather than the forward
@@ -33,6 +34,22 @@ imported and differentiated by our `--autodiff`.
   the second functionalizes that graph, which has no autograd left in it. A buffer the
   step mutates becomes a trailing `copy_(buffer, new value)`: the new value is the
   updated buffer, as `torch.export` lists a BUFFER_MUTATION.
+- Batch norm reaches the trace as `native_batch_norm`, whose schema does not say it
+  writes its running statistics, so functionalization would keep it whole and drop their
+  update. The first trace decomposes it into `_native_batch_norm_legit` (the annotated
+  in-place form, `batch_norm_in_annotated_form`), which the second trace turns into
+  `_native_batch_norm_legit_functional` and a `copy_` into each statistic, the ops of a
+  first-order step. Autograd still records `native_batch_norm_backward` (decompositions
+  run below it), and PyTorch's formula for that op's own derivative is ATen ops. The
+  dead `empty(uint8)` reserve of `_batch_norm_impl_index` is removed.
+- Attention is traced with PyTorch's math backend (`sdpa_kernel(SDPBackend.MATH)`):
+  PyTorch's CPU flash kernel has no derivative of its backward, so autograd cannot run,
+  and `make_fx` cannot record, a `create_graph=True` gradient through it (a gradient
+  penalty on a transformer's input embeddings). The math backend is attention as `bmm`,
+  `_softmax` and a causal `tril` mask, whose derivatives PyTorch has to any order and the
+  importer maps op by op. The other way, our imported forward (`rlx.attention`, whose
+  VJP is RLX ops) differentiated by `--autodiff`, would need the user's
+  `torch.autograd.grad` call rewritten as IR, the reason this module traces at all.
 
 The function the step compiles is `@training_step(params, buffers, *inputs, masks,
 lifted constants) -> (loss, gradients, updated buffers)`, the first-order step's signature
@@ -47,6 +64,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
+from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.nn.utils.stateless import _reparametrize_module
 
 from rlx_mlir import compile as compile_rlx
@@ -78,7 +96,7 @@ def trace_higher_order_step(model: torch.nn.Module, inputs: tuple, step_fn: Call
     parameter_names = [name for name, _ in model.named_parameters()]
     buffer_names = [name for name, _ in model.named_buffers()]
     parameters = [p.detach() for _, p in model.named_parameters()]
-    buffers = [b.detach() for _, b in model.named_buffers()]
+    buffers = [b.detach().clone() for _, b in model.named_buffers()]  # tracing runs the step: not on the model's
     inputs = [t.detach() for t in inputs]  # step_fn's requires_grad_() must not mark the caller's tensors
 
     def step(parameters, buffers, *inputs):
@@ -95,17 +113,31 @@ def trace_higher_order_step(model: torch.nn.Module, inputs: tuple, step_fn: Call
         return loss, list(gradients)
 
     table = decomposition_table(SUPPORTED)
+    with_autograd = {**table, aten.native_batch_norm.default: batch_norm_in_annotated_form}
     try:
-        recorded = make_fx(step, decomposition_table=table, record_stack_traces=True,
-                           record_module_stack=True)(parameters, buffers, *inputs)
+        with sdpa_kernel(SDPBackend.MATH):  # module docstring: attention's double backward
+            recorded = make_fx(step, decomposition_table=with_autograd, record_stack_traces=True,
+                               record_module_stack=True)(parameters, buffers, *inputs)
         functional = make_fx(torch.func.functionalize(recorded, remove="mutations"),
                              decomposition_table=table)(parameters, buffers, *inputs)
+        functional.graph.eliminate_dead_code()
     except (UserValueError, UserTypeError):
         raise
     except Exception as error:  # make_fx's own refusal: data-dependent control flow, ...
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UnsupportedGraph(f"make_fx cannot trace the step: {first}") from error
     return _read_graph(functional, parameter_names, buffer_names, _provenance(recorded.graph, functional.graph))
+
+
+def batch_norm_in_annotated_form(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    """`native_batch_norm` as the `_native_batch_norm_legit` overload whose schema marks the
+    running statistics written (module docstring)."""
+    if running_mean is None:
+        return aten._native_batch_norm_legit.no_stats(x, weight, bias, training, momentum, eps)
+    if not training:
+        return aten._native_batch_norm_legit_no_training.default(x, weight, bias, running_mean, running_var,
+                                                                 momentum, eps)
+    return aten._native_batch_norm_legit.default(x, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
 def _describe(value) -> str:

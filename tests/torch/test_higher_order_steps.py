@@ -170,6 +170,36 @@ def test_wgan_gp_step_agrees_with_the_critic_differentiated_twice_by_autodiff():
         assert np.linalg.norm(got - want) <= 1e-9 * np.linalg.norm(want), name
 
 
+class BatchNormCritic(nn.Module):
+    """A stride-2 conv, a training-mode BatchNorm2d and LeakyReLU, a second conv, a linear score."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.norm = nn.Conv2d(3, 4, 4, 2, 1), nn.BatchNorm2d(4)
+        self.conv2, self.score = nn.Conv2d(4, 8, 4, 2, 1), nn.Linear(8 * 2 * 2, 1)
+
+    def forward(self, x):
+        x = F.leaky_relu(self.norm(self.conv1(x)), 0.2)
+        return self.score(F.leaky_relu(self.conv2(x), 0.2).flatten(1))
+
+
+@pytest.mark.parametrize("dtype", ["f64", "f32"])
+def test_wgan_gp_step_with_batch_norm_matches_pytorch(dtype):
+    """The critic runs three times (fake, real, interpolates): the running statistics are
+    updated three times, and the penalty differentiates batch norm's backward."""
+    torch.manual_seed(0)
+    check(BatchNormCritic(), wgan_gp, wgan_inputs(), dtype)
+
+
+def test_exporting_a_step_leaves_the_model_buffers_unchanged():
+    """Tracing runs the step (twice): on copies of the buffers, not the model's own."""
+    torch.manual_seed(0)
+    critic = BatchNormCritic()
+    before = {name: b.clone() for name, b in critic.named_buffers()}
+    export_training_step(critic, wgan_inputs(), step_fn=wgan_gp)
+    assert all(torch.equal(b, before[name]) for name, b in critic.named_buffers())
+
+
 # -- R1 ------------------------------------------------------------------------------------
 
 class SmallDiscriminator(nn.Module):
@@ -322,3 +352,50 @@ def test_torch_func_grad_inside_the_step_matches_pytorch():
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
     check(model, input_gradient_norm, (torch.randn(4, 3),), "f64")
+
+
+def output_and_pullback_penalty(model, x, cotangent):
+    """`torch.func.vjp`: the output's mean square plus that of the input cotangent J^T v."""
+    out, pullback = torch.func.vjp(model, x)
+    (g,) = pullback(cotangent)
+    return out.pow(2).mean() + g.pow(2).mean()
+
+
+def output_and_tangent_penalty(model, x, tangent):
+    """`torch.func.jvp` (forward mode: make_fx records each op's JVP formula as ATen ops,
+    `tanh_backward` for tanh's): the output's mean square plus that of J t."""
+    out, jt = torch.func.jvp(model, (x,), (tangent,))
+    return out.pow(2).mean() + jt.pow(2).mean()
+
+
+def hessian_vector_norm(model, x, v):
+    """`torch.func.hessian` of the summed output at the first sample (jacfwd over jacrev:
+    its basis is `diagonal_scatter` into zeros, its batched `tanh_backward` broadcasts),
+    then ||H v||^2."""
+    h = torch.func.hessian(lambda point: model(point).sum())(x[0])
+    return (h @ v[0]).pow(2).sum()
+
+
+@pytest.mark.parametrize("step_fn", [output_and_pullback_penalty, output_and_tangent_penalty, hessian_vector_norm],
+                         ids=lambda f: f.__name__)
+def test_torch_func_transform_inside_the_step_matches_pytorch(step_fn):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(7)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    x = torch.randn(4, 3, generator=generator)
+    other = torch.randn(4, 2 if step_fn is output_and_pullback_penalty else 3, generator=generator)
+    check(model, step_fn, (x, other), "f64")
+
+
+def off_diagonals(model, x):
+    """`diagonal` and `diagonal_scatter` at offsets +-1 with the dims swapped (the Hessian's
+    basis uses only the main diagonal of a square matrix)."""
+    y = model(x).view(2, 3, 4)
+    above = y.diagonal(offset=1, dim1=2, dim2=1)
+    scaled = torch.diagonal_scatter(y, 3 * above, offset=1, dim1=2, dim2=1)
+    return scaled.pow(2).mean() + y.diagonal(offset=-1, dim1=1, dim2=2).pow(3).sum()
+
+
+def test_diagonals_at_offsets_match_pytorch():
+    torch.manual_seed(0)
+    check(nn.Linear(5, 12), off_diagonals, (torch.randn(2, 5, generator=torch.Generator().manual_seed(8)),), "f64")

@@ -128,10 +128,11 @@ def integer_power(e: Emitter, ty, x, n: int):
 
 @converts(aten.tanh_backward.default)
 def tanh_backward(e: Emitter, node, grad_output, output):
-    """`dx = dy * (1 - y * y)`, y the tanh output."""
-    ty = e.type_of(node)
-    one_minus_y2 = binary(e, node, rlx.SubOp, 1.0, e.emit(rlx.MulOp, [output, output], ty))
-    return e.emit(rlx.MulOp, [grad_output, one_minus_y2], ty)
+    """`dx = dy * (1 - y * y)`, y the tanh output. `1 - y * y` has y's shape: under
+    `torch.func`'s vmap, dy may carry batch dims that y lacks (broadcast by the last mul)."""
+    one_minus_y2 = e.emit(rlx.SubOp, [e.scalar(1.0, e.element(output)), e.emit(rlx.MulOp, [output, output],
+                                                                                output.type)], output.type)
+    return e.emit(rlx.MulOp, [grad_output, one_minus_y2], e.type_of(node))
 
 
 @converts(aten.sign.default, aten.sgn.default)
