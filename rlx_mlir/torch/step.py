@@ -29,6 +29,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -39,6 +40,7 @@ from xdsl.utils.exceptions import VerifyException
 from rlx_mlir import compile as compile_rlx
 from rlx_mlir.errors import UserTypeError, UserValueError
 from rlx_mlir.torch.aten import SUPPORTED
+from rlx_mlir.torch.batch import batches_in
 from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask, dynamic_shape_problem, is_symbolic_scalar
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, export_joint_graph
@@ -79,6 +81,8 @@ def export_training_step(
         joint, module, emitter = _export_with_batch_if_possible(model, tuple(example_inputs), loss_fn)
     else:
         joint, module, emitter = _export(model, tuple(example_inputs), loss_fn, dynamic_shapes)
+    x_value = joint.user_inputs[0].meta.get("val")
+    batch = x_value.shape[0] if isinstance(x_value, torch.Tensor) and x_value.dim() else None
     return TrainingStep(
         model=model,
         module=module,
@@ -86,6 +90,7 @@ def export_training_step(
         masks=list(emitter.masks),
         argument_types=[arg.type for arg in emitter.block.args],
         export_seconds=time.perf_counter() - start,
+        mask_batches=[batches_in(size, batch) for size in emitter.mask_batches],
     )
 
 
@@ -157,6 +162,8 @@ class TrainingStep:
     masks: list[RandomMask]
     argument_types: list
     export_seconds: float
+    mask_batches: list[Fraction] = field(default_factory=list)
+    """How many of x's batches each mask's dynamic leading dim holds (`batch.batches_in`)."""
 
     @property
     def mlir(self) -> str:
@@ -222,8 +229,11 @@ class CompiledStep:
         batch = x.shape[0] if x.ndim else None
         arguments.append(x)
         arguments.append(_array(target, next(types), "target", batch))
-        self.last_masks = self._masks(masks, batch)
-        arguments += [_array(self.last_masks[m.name], next(types), m.name, batch) for m in step.masks]
+        mask_batches = [_times(batch, k) for k in step.mask_batches] or [batch] * len(step.masks)
+        self.last_masks = self._masks(masks, mask_batches)
+        arguments += [_array(self.last_masks[m.name], next(types), m.name, rows,
+                             f"x's batch of {batch} gives it {rows} rows" if rows != batch else None)
+                      for m, rows in zip(step.masks, mask_batches)]
         arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
         results = self.function(*arguments)
         results = results if isinstance(results, tuple) else (results,)
@@ -234,10 +244,10 @@ class CompiledStep:
         buffers_after = {name: updated.get(name, buffer_inputs[name]) for name in step.buffer_names}
         return loss, grads, buffers_after
 
-    def _masks(self, masks, batch: int | None) -> dict[str, np.ndarray]:
+    def _masks(self, masks, batches: Sequence[int | None]) -> dict[str, np.ndarray]:
         specs = self.step.masks
         if masks is None:
-            return {m.name: m.draw(self.rng, batch) for m in specs}
+            return {m.name: m.draw(self.rng, rows) for m, rows in zip(specs, batches)}
         if isinstance(masks, Mapping):
             missing = [m.name for m in specs if m.name not in masks]
             if missing:
@@ -247,6 +257,17 @@ class CompiledStep:
         if len(masks) != len(specs):
             raise UserValueError(f"masks= has {len(masks)} arrays; the step takes {len(specs)}")
         return {m.name: _numpy(value) for m, value in zip(specs, masks)}
+
+
+def _times(batch: int | None, multiple: Fraction) -> int | None:
+    """A mask's leading size at x's `batch`: `multiple` batches (a whole number of rows)."""
+    if batch is None:
+        return None
+    rows = batch * multiple
+    if rows.denominator != 1:
+        raise UserValueError(f"x's batch of {batch} is not a multiple of {multiple.denominator}, which the "
+                             f"step's random masks divide it by")
+    return int(rows)
 
 
 def _pick(overrides, current, name: str, what: str):
@@ -264,10 +285,11 @@ def _numpy(value) -> np.ndarray:
     return np.asarray(value)
 
 
-def _array(value, tensor_type, name: str, batch: int | None = None) -> np.ndarray:
+def _array(value, tensor_type, name: str, batch: int | None = None, why: str | None = None) -> np.ndarray:
     """`value` as a NumPy array of the argument's dtype (converted when it differs), of the
-    argument's shape; a dynamic batch must be x's (`batch`): compiled code trusts that the
-    batches agree, and would read out of bounds."""
+    argument's shape; a dynamic batch must be x's (`batch`, or the rows a mask of `B*T`
+    has at x's batch): compiled code trusts that the batches agree, and would read out of
+    bounds."""
     array = _numpy(value)
     dtype = _NUMPY_OF_ELEMENT[str(tensor_type.element_type)]
     if array.dtype != dtype:
@@ -278,6 +300,6 @@ def _array(value, tensor_type, name: str, batch: int | None = None) -> np.ndarra
     if len(array.shape) != len(shape) or any(got != want for got, want in fixed):
         raise UserValueError(f"{name} has shape {array.shape}; the step was exported for {exported}")
     if batch is not None and shape and shape[0] == DYNAMIC_INDEX and array.shape[0] != batch:
-        raise UserValueError(f"{name} has shape {array.shape}; x has a batch of {batch} (the step was exported "
-                             f"for {exported})")
+        why = why or f"x has a batch of {batch}"
+        raise UserValueError(f"{name} has shape {array.shape}; {why} (the step was exported for {exported})")
     return array

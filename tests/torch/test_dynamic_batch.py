@@ -153,3 +153,43 @@ def test_a_merged_batch_is_not_tied_to_the_batch_it_merges():
     assert function.signature.tied == ()
     x, t = torch.randn(3, 4, dtype=torch.float64), torch.randn(12, dtype=torch.float64)
     np.testing.assert_allclose(function(x.numpy(), t.numpy()), (x.reshape(-1) + t).numpy(), rtol=1e-15)
+
+
+class DropoutOverTokens(torch.nn.Module):
+    """A dropout after the batch is merged with the sequence: its mask is [B*T, C]."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Linear(SIZE, SIZE)
+        self.drop = torch.nn.Dropout(0.25)
+        self.head = torch.nn.Linear(SIZE, CLASSES)
+
+    def forward(self, x):
+        return self.head(self.drop(self.embed(x).view(-1, SIZE)))
+
+
+def token_loss(logits, targets):
+    return torch.nn.functional.cross_entropy(logits, targets.view(-1))
+
+
+def test_a_mask_of_the_merged_batch_has_batch_times_tokens_rows():
+    torch.manual_seed(0)
+    model = DropoutOverTokens().double().train()
+    example = (torch.randn(2, 4, SIZE, dtype=torch.float64), torch.randint(0, CLASSES, (2, 4)))
+    step = export_training_step(model, example, loss_fn=token_loss, dynamic_shapes=DYNAMIC_BATCH)
+    assert [tuple(m.shape)[1:] for m in step.masks] == [(SIZE,)] and "tensor<?x4x6xf64>" in step.mlir
+    compiled = step.compile()
+    for batch in (3, 1):
+        x = torch.randn(batch, 4, SIZE, dtype=torch.float64)
+        target = torch.randint(0, CLASSES, (batch, 4))
+        loss, grads, _ = compiled(x, target)  # the step draws its mask: [batch * 4, SIZE]
+        drawn = compiled.last_masks[step.masks[0].name]
+        assert drawn.shape == (batch * 4, SIZE)
+        masks = DropoutMasks()
+        masks.masks.append(torch.from_numpy(drawn).bool())
+        want64 = eager_step(model, x, target, token_loss, masks=masks)
+        want32 = [eager_step(copy.deepcopy(model).float(), x.float(), target, token_loss, masks=masks)]
+        ours = {"loss": np.asarray(loss), **{f"grad/{k}": np.asarray(v) for k, v in grads.items()}}
+        assert_step_matches(ours, want64, want32, np.float64, label=f"dropout over B*T rows, at batch {batch}")
+    with pytest.raises(UserValueError, match=r"mask0 has shape \(3, 6\); x's batch of 3 gives it 12 rows"):
+        compiled(x.expand(3, 4, SIZE), target.expand(3, 4), masks=[np.ones((3, SIZE))])
