@@ -66,9 +66,12 @@ class RandomMask:
     def probability_of_one(self) -> float:
         return 1.0 - self.p if self.kind == "dropout" else self.p
 
+    def shape_at(self, batch: int | None) -> tuple[int, ...]:
+        """The mask's shape with `batch` rows where they are dynamic."""
+        return tuple(batch if size == DYNAMIC_INDEX else size for size in self.shape)
+
     def draw(self, rng: np.random.Generator, batch: int | None = None) -> np.ndarray:
-        shape = tuple(batch if size == DYNAMIC_INDEX else size for size in self.shape)
-        return (rng.random(shape) < self.probability_of_one).astype(self.dtype)
+        return (rng.random(self.shape_at(batch)) < self.probability_of_one).astype(self.dtype)
 
 
 class OnlyFor:

@@ -5,8 +5,9 @@
     compiled = step.compile(seed=0)   # rlx_mlir.compile (cached); seed: the masks' generator
     loss, grads, buffers = compiled(x, target)
 
-With `dynamic_shapes=DYNAMIC_BATCH` (or a `torch.export.Dim` on dim 0 of x and target) the
-step's batch is `?`: one compiled step runs every batch, and checks every other size.
+The step's batch is `?` where the graph allows it (`dynamic_shapes=DYNAMIC_BATCH`, the
+default, or a `torch.export.Dim` on dim 0 of x and target): one compiled step runs every
+batch, and checks every other size. `dynamic_shapes=None` exports the example's shapes.
 
 `compiled(...)` reads the model's parameters and buffers at every call (an optimizer that
 updates the model between calls is seen); `params=` / `buffers=` override some or all of
@@ -58,7 +59,7 @@ def export_training_step(
     model: torch.nn.Module,
     example_inputs: tuple[torch.Tensor, torch.Tensor],
     loss_fn: Callable = torch.nn.functional.cross_entropy,
-    dynamic_shapes=None,
+    dynamic_shapes=DYNAMIC_BATCH,
 ) -> TrainingStep:
     """The training step `loss_fn(model(x), target)` and its backward, as RLX IR.
 
@@ -66,7 +67,8 @@ def export_training_step(
     step). An ATen op, a dtype or a dynamic size RLX cannot express raises one
     `UnsupportedGraph` naming it, the submodule and the source line.
 
-    `dynamic_shapes` is None (every shape as the example's), `DYNAMIC_BATCH`, or
+    `dynamic_shapes` is `DYNAMIC_BATCH` (the default: the batch dynamic where the graph
+    allows it, else static with one warning), None (every shape as the example's), or
     torch.export's own specification of the wrapper's inputs `x` and `target`, e.g.
     `{"x": {0: batch}, "target": {0: batch}}` with `batch = torch.export.Dim("batch")`. A
     dynamic size is `?` in the step's types, and the compiled step runs any batch; only
@@ -112,14 +114,16 @@ def _export_with_batch_if_possible(model, example_inputs, loss_fn):
     """`DYNAMIC_BATCH`: torch.export's `Dim.AUTO` on dim 0 of x and target, which it keeps
     dynamic unless the model's code fixes it (`x.view(2, -1)`, an example batch of 1);
     then our import, which may refuse a dynamic size an op cannot take. Either way the
-    step falls back to the static shapes of the example, with a warning saying why."""
+    step falls back to the static shapes of the example, with a warning saying why; a
+    graph refused whatever its batch (an unsupported op) raises the static export's error."""
     auto = {0: torch.export.Dim.AUTO}
     spec = {"x": auto if example_inputs[0].dim() else None, "target": auto if example_inputs[1].dim() else None}
     try:
         joint, module, emitter = _export(model, example_inputs, loss_fn, spec)
     except UnsupportedGraph as problem:
+        static = _export(model, example_inputs, loss_fn, None)
         warnings.warn(f"export_training_step: a static batch, as the example's: {problem}", stacklevel=3)
-        return _export(model, example_inputs, loss_fn, None)
+        return static
     if not any(DYNAMIC_INDEX in arg.type.get_shape() for arg in emitter.block.args):
         warnings.warn("export_training_step: a static batch, as the example's: torch.export specialised the "
                       "batch (the model's code fixes it, or the example's batch is 0 or 1)", stacklevel=3)
@@ -164,6 +168,11 @@ class TrainingStep:
     export_seconds: float
     mask_batches: list[Fraction] = field(default_factory=list)
     """How many of x's batches each mask's dynamic leading dim holds (`batch.batches_in`)."""
+
+    def mask_shapes(self, batch: int) -> list[tuple[int, ...]]:
+        """The shapes of the step's masks when x has `batch` rows."""
+        multiples = self.mask_batches or [Fraction(1)] * len(self.masks)
+        return [mask.shape_at(_times(batch, k)) for mask, k in zip(self.masks, multiples)]
 
     @property
     def mlir(self) -> str:

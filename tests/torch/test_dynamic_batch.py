@@ -80,8 +80,13 @@ def test_a_dim_of_torch_export_makes_the_batch_dynamic():
     assert "tensor<?x3x6x6xf64>" in step.mlir and "tensor<?xi64>" in step.mlir
 
 
-def test_without_dynamic_shapes_the_step_is_static():
+def test_the_batch_is_dynamic_by_default():
     step = export_training_step(small_cnn().double().train(), batch_of(4, torch.float64, seed=0))
+    assert "tensor<?x3x6x6xf64>" in step.mlir and "tensor<?xi64>" in step.mlir
+
+
+def test_dynamic_shapes_none_keeps_the_example_shapes():
+    step = export_training_step(small_cnn().double().train(), batch_of(4, torch.float64, seed=0), dynamic_shapes=None)
     assert "?" not in step.mlir and "tensor<4x3x6x6xf64>" in step.mlir
 
 
