@@ -161,7 +161,11 @@ class Emitter:
         return tuple(op.results) if isinstance(result_types, list) else op.results[0]
 
     def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
-        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function."""
+        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function.
+        A constant has a static shape: one of the dynamic batch is refused (the export then
+        falls back to a static batch)."""
+        if DYNAMIC_INDEX in tensor_type.get_shape():
+            raise self.fail(f"a constant of the dynamic batch, {tensor_type} (a constant's shape is static)")
         element = tensor_type.element_type
         value = int(value) if isinstance(element, IntegerType) else float(value)
         key = (repr(value), tensor_type)
