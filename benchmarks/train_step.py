@@ -109,7 +109,8 @@ def _only(args: argparse.Namespace) -> None:
     if args.only == "ours":
         from rlx_mlir.torch import export_training_step
 
-        step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy).compile()
+        step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy,
+                                    dynamic_shapes=None).compile()
         run = lambda: step(x, target)  # noqa: E731
     else:
         run = _eager_step(torch, model, x, target)
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
     from rlx_mlir.torch import export_training_step
 
     t0 = time.perf_counter()
-    step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy)
+    step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy, dynamic_shapes=None)
     export_s = time.perf_counter() - t0
     print(f"exported in {export_s:.1f} s", file=sys.stderr, flush=True)
     t0 = time.perf_counter()

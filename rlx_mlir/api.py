@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from rlx_mlir import compile_memo
 from rlx_mlir.backend import NativeModule, compile_module
 from rlx_mlir.backend.interface import BATCH_GROUP_ATTR
+from rlx_mlir.dialects.layout import ReshapeOp
 from rlx_mlir.ir import make_context, parse_module, verify_module, verify_pass_output
 from rlx_mlir.kernel_graph import compile_as_kernels
 from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass
@@ -73,7 +74,8 @@ def mark_batch_groups(module: ModuleOp) -> None:
 
     A union-find over the values with a dynamic leading dimension: the operands and results
     of one RLX op share it, except the result of `rlx.im2col`, whose rows are
-    batch x output pixels.
+    batch x output pixels, and of a reshape that merges the batch with other dims or splits
+    it (`view(-1, V)`: [B, T, V] -> [B*T, V]).
     """
     parent: dict[SSAValue, SSAValue] = {}
 
@@ -92,7 +94,8 @@ def mark_batch_groups(module: ModuleOp) -> None:
         for op in function.walk():
             if not op.name.startswith("rlx."):
                 continue
-            results = () if op.name == "rlx.im2col" else op.results
+            scaled = op.name == "rlx.im2col" or (isinstance(op, ReshapeOp) and op.scales_the_batch())
+            results = () if scaled else op.results
             values = [v for v in (*op.operands, *results) if batched(v)]
             for value in values[1:]:
                 parent[find(value)] = find(values[0])

@@ -36,6 +36,7 @@ SKIPPED = {
     "pip install": "installing: this suite already runs in the installed environment",
     "pytest": "the test suite itself",
     "python -m benchmarks.": "a benchmark: minutes, and some need the bench extra",
+    "torchrun": "training on several machines",
 }
 
 

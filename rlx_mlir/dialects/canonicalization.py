@@ -21,6 +21,7 @@ from __future__ import annotations
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.utils.exceptions import VerifyException
 
 from rlx_mlir.dialects.base import RlxOpBase
 
@@ -44,7 +45,18 @@ class ComposeReshapes(RewritePattern):
         inner = op.operands[0].owner
         if type(inner) is not type(op):
             return
-        rewriter.replace(op, _located(type(op).build_with([inner.operands[0]], op.results[0].type), op))
+        composed = type(op).build_with([inner.operands[0]], op.results[0].type)
+        if not _verifies(composed):
+            return  # a dynamic batch split by 3 then merged by 2 has no one-reshape form (2B/3)
+        rewriter.replace(op, _located(composed, op))
+
+
+def _verifies(op: Operation) -> bool:
+    try:
+        op.verify()
+    except VerifyException:
+        return False
+    return True
 
 
 class ReshapeToItsOwnType(RewritePattern):

@@ -9,8 +9,10 @@ operand's: that is checked here (`ANY_TENSOR` leaves it to the op) in words.
 
 Shapes are static. A dynamic leading dimension is accepted only where the op carries it
 through unchanged (a permutation that keeps dim 0 first, a slice, concat or split along
-another dim, a reshape or expand that keeps the leading dim and changes only the others);
-elsewhere the verifier says why it cannot be.
+another dim, a reshape or expand that keeps the leading dim and changes only the others),
+or where a reshape merges it with the dims after it or splits it (`batch_regrouping`:
+GPT's `view(-1, V)`, [?, T, V] -> [?, V], and its gradient's inverse); elsewhere the
+verifier says why it cannot be.
 
     %y = rlx.permute %x dims [0, 2, 1] : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
     %p:2 = rlx.split %x dim 1 sizes [2, 3] : (tensor<4x5xi64>) -> (tensor<4x2xi64>, tensor<4x3xi64>)
@@ -91,10 +93,38 @@ def _leading_dynamic(*shapes: Sequence[int]) -> bool:
     return all(shape and is_dynamic(shape[0]) for shape in shapes)
 
 
+def batch_regrouping(source: Sequence[int], target: Sequence[int]) -> tuple[int, int] | None:
+    """How a reshape of a dynamic leading dim (`?` first in both shapes, the rest static)
+    regroups it: `(i, j)` such that source[:i] and target[:j] hold the same elements,
+    B * prod(source[1:i]) = B' * prod(target[1:j]), and the rest, source[i:] and
+    target[j:], is a static reshape (equal products); None when there is none.
+
+    (1, 1) carries the batch unchanged (B' = B). Otherwise the result's `?` is a whole
+    multiple of the input's (a merge: `view(-1, V)` of [?, T, V] is [?, V], B' = B*T) or
+    the input's is a whole multiple of the result's (a split, its inverse); any other
+    ratio (B' = 2B/3) holds only for some batches, and is refused. Of the possible
+    groupings the one with the fewest dims is chosen; the tails are both empty or both
+    not, so that no size-1 dim is left out of every group of a reassociation.
+    """
+    head, tail = math.prod(source[1:]), math.prod(target[1:])
+    if head == tail:
+        return 1, 1
+    if head == 0 or tail == 0 or (head % tail and tail % head):
+        return None
+    for total in range(2, len(source) + len(target) + 1):
+        for i in range(max(1, total - len(target)), min(len(source), total - 1) + 1):
+            j = total - i
+            same_elements = math.prod(source[i:]) == math.prod(target[j:])
+            if same_elements and (i == len(source)) == (j == len(target)):
+                return i, j
+    return None  # unreachable: (len(source), len(target)) always qualifies
+
+
 @rlx_op_definition
 class ReshapeOp(LayoutOp):
     """`y = x.view(result shape)` (view, _unsafe_view, squeeze, unsqueeze, flatten): the same
-    elements in row-major order, the result type giving the new shape; 0-d <-> [1] included."""
+    elements in row-major order, the result type giving the new shape; 0-d <-> [1] included.
+    A dynamic batch may be merged with the dims after it or split (`batch_regrouping`)."""
 
     name = "rlx.reshape"
 
@@ -104,9 +134,20 @@ class ReshapeOp(LayoutOp):
 
     assembly_format = f"$input {SIGNATURE}"
 
+    def regrouping(self) -> tuple[int, int] | None:
+        """`batch_regrouping` of a reshape of a dynamic batch, else None (static shapes)."""
+        x, y = shape_of(self.input), shape_of(self.result)
+        return batch_regrouping(x, y) if _leading_dynamic(x, y) else None
+
+    def scales_the_batch(self) -> bool:
+        """Whether the result's `?` is another size than the input's (a merge or a split)."""
+        return self.regrouping() not in (None, (1, 1))
+
     def verify_layout(self) -> None:
         x, y = shape_of(self.input), shape_of(self.result)
         carried = _leading_dynamic(x, y)
+        if carried and self.regrouping() is not None:
+            return
         self.expect_static_leading_unless(
             carried, "a reshape carries a dynamic dim only as the leading dim of both input and result"
         )
@@ -116,6 +157,7 @@ class ReshapeOp(LayoutOp):
                 f"expected the result to have as many elements as the input ({math.prod(x[tail])}"
                 f"{' per leading index' if carried else ''}), got {math.prod(y[tail])}: "
                 f"{self.input.type} -> {self.result.type}"
+                f"{', nor a whole multiple or divisor of it (a merge or split of the batch)' if carried else ''}"
             )
 
 

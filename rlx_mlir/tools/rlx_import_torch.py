@@ -2,9 +2,10 @@
 
 Writes the RLX training step (forward, PyTorch's backward, cross-entropy loss) of the model
 that `CALLABLE()` returns, in training mode, for a random input of the given shape and
-class targets in [0, 1000). `--dtype f64` exports the model in double precision. On bad
-input (an ATen op RLX lacks, a module that cannot be imported) it prints one line and
-exits 1, and writes no file.
+class targets in [0, 1000). The batch is dynamic (`?`) where the graph allows it, as
+`export_training_step`'s default; `--static-batch` keeps the input's. `--dtype f64`
+exports the model in double precision. On bad input (an ATen op RLX lacks, a module that
+cannot be imported) it prints one line and exits 1, and writes no file.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def main(argv=None) -> int:
                         help="class-index targets below CLASSES (default: int:1000)")
     parser.add_argument("--dtype", choices=("f32", "f64"), default="f32", help="the model's precision (default f32)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the example input and targets")
+    parser.add_argument("--static-batch", action="store_true",
+                        help="export the input's batch size, not a dynamic batch (`?`)")
     parser.add_argument("-o", "--output", help="output path ('-' or omitted: stdout)")
     args = parse_arguments(parser, argv)
     if isinstance(args, int):
@@ -70,7 +73,7 @@ def main(argv=None) -> int:
     def body() -> int:
         import torch  # torch is optional: only this tool needs it, so it is imported when run
 
-        from rlx_mlir.torch import export_training_step  # imports torch, as above
+        from rlx_mlir.torch.step import DYNAMIC_BATCH, export_training_step  # imports torch, as above
 
         factory = load_callable(args.model)
         model = factory()
@@ -81,7 +84,8 @@ def main(argv=None) -> int:
         generator = torch.Generator().manual_seed(args.seed)
         x = torch.randn(args.input, generator=generator, dtype=dtype)
         target = torch.randint(0, args.target, (args.input[0],), generator=generator)
-        step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy)
+        step = export_training_step(model, (x, target), loss_fn=torch.nn.functional.cross_entropy,
+                                    dynamic_shapes=None if args.static_batch else DYNAMIC_BATCH)
         write_output(args.output, step.mlir)
         return 0
 

@@ -19,11 +19,14 @@ RLX has, the weight gradient of a 1x1 convolution:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
+import sympy
 import torch
 from xdsl.dialects.builtin import TensorType
 
 from rlx_mlir.dialects import rlx
+from rlx_mlir.torch.errors import UnsupportedGraph
 
 aten = torch.ops.aten
 
@@ -48,6 +51,18 @@ def dynamic_shape_problem(shape) -> str | None:
         return None
     return (f"dynamic size {inner[0]} in the shape {tuple(shape)}: RLX takes a dynamic size only in the leading "
             "(batch) dimension")
+
+
+def batches_in(size, batch) -> Fraction:
+    """How many batches a traced leading `size` holds: 1 for the batch B itself, T for
+    `B*T` (a dropout after `view(-1, C)`), 1 for a static size. A step's random mask is
+    drawn at this multiple of the call's batch."""
+    if not isinstance(size, torch.SymInt) or not isinstance(batch, torch.SymInt):
+        return Fraction(1)
+    ratio = sympy.simplify(size.node.expr / batch.node.expr)
+    if not ratio.is_Rational:
+        raise UnsupportedGraph(f"a random op's leading size {size} is no multiple of the batch {batch}")
+    return Fraction(int(ratio.p), int(ratio.q))
 
 
 def is_symbolic_scalar(value) -> bool:

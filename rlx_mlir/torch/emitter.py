@@ -66,9 +66,12 @@ class RandomMask:
     def probability_of_one(self) -> float:
         return 1.0 - self.p if self.kind == "dropout" else self.p
 
+    def shape_at(self, batch: int | None) -> tuple[int, ...]:
+        """The mask's shape with `batch` rows where they are dynamic."""
+        return tuple(batch if size == DYNAMIC_INDEX else size for size in self.shape)
+
     def draw(self, rng: np.random.Generator, batch: int | None = None) -> np.ndarray:
-        shape = tuple(batch if size == DYNAMIC_INDEX else size for size in self.shape)
-        return (rng.random(shape) < self.probability_of_one).astype(self.dtype)
+        return (rng.random(self.shape_at(batch)) < self.probability_of_one).astype(self.dtype)
 
 
 class OnlyFor:
@@ -158,7 +161,11 @@ class Emitter:
         return tuple(op.results) if isinstance(result_types, list) else op.results[0]
 
     def constant(self, value: float | int | bool, tensor_type: TensorType) -> SSAValue:
-        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function."""
+        """A splat `arith.constant` of `tensor_type`, one per (value, type) in the function.
+        A constant has a static shape: one of the dynamic batch is refused (the export then
+        falls back to a static batch)."""
+        if DYNAMIC_INDEX in tensor_type.get_shape():
+            raise self.fail(f"a constant of the dynamic batch, {tensor_type} (a constant's shape is static)")
         element = tensor_type.element_type
         value = int(value) if isinstance(element, IntegerType) else float(value)
         key = (repr(value), tensor_type)

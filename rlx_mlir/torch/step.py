@@ -5,8 +5,9 @@
     compiled = step.compile(seed=0)   # rlx_mlir.compile (cached); seed: the masks' generator
     loss, grads, buffers = compiled(x, target)
 
-With `dynamic_shapes=DYNAMIC_BATCH` (or a `torch.export.Dim` on dim 0 of x and target) the
-step's batch is `?`: one compiled step runs every batch, and checks every other size.
+The step's batch is `?` where the graph allows it (`dynamic_shapes=DYNAMIC_BATCH`, the
+default, or a `torch.export.Dim` on dim 0 of x and target): one compiled step runs every
+batch, and checks every other size. `dynamic_shapes=None` exports the example's shapes.
 
 `compiled(...)` reads the model's parameters and buffers at every call (an optimizer that
 updates the model between calls is seen); `params=` / `buffers=` override some or all of
@@ -29,6 +30,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -39,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 from rlx_mlir import compile as compile_rlx
 from rlx_mlir.errors import UserTypeError, UserValueError
 from rlx_mlir.torch.aten import SUPPORTED
+from rlx_mlir.torch.batch import batches_in
 from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask, dynamic_shape_problem, is_symbolic_scalar
 from rlx_mlir.torch.errors import UnsupportedGraph
 from rlx_mlir.torch.graph import JointGraph, export_joint_graph
@@ -56,7 +59,7 @@ def export_training_step(
     model: torch.nn.Module,
     example_inputs: tuple[torch.Tensor, torch.Tensor],
     loss_fn: Callable = torch.nn.functional.cross_entropy,
-    dynamic_shapes=None,
+    dynamic_shapes=DYNAMIC_BATCH,
     step_fn: Callable | None = None,
 ) -> TrainingStep:
     """The training step `loss_fn(model(x), target)` and its backward, as RLX IR.
@@ -65,7 +68,8 @@ def export_training_step(
     step). An ATen op, a dtype or a dynamic size RLX cannot express raises one
     `UnsupportedGraph` naming it, the submodule and the source line.
 
-    `dynamic_shapes` is None (every shape as the example's), `DYNAMIC_BATCH`, or
+    `dynamic_shapes` is `DYNAMIC_BATCH` (the default: the batch dynamic where the graph
+    allows it, else static with one warning), None (every shape as the example's), or
     torch.export's own specification of the wrapper's inputs `x` and `target`, e.g.
     `{"x": {0: batch}, "target": {0: batch}}` with `batch = torch.export.Dim("batch")`. A
     dynamic size is `?` in the step's types, and the compiled step runs any batch; only
@@ -79,7 +83,9 @@ def export_training_step(
     if step_fn is not None:
         from rlx_mlir.torch.higher_order import export_higher_order_step  # it builds on this module: an import cycle
 
-        return export_higher_order_step(model, example_inputs, step_fn, dynamic_shapes)
+        # A step_fn step is traced at the example's shapes: the default asks for no dynamic batch.
+        return export_higher_order_step(model, example_inputs, step_fn,
+                                        None if isinstance(dynamic_shapes, str) and dynamic_shapes == DYNAMIC_BATCH else dynamic_shapes)
     if not (isinstance(example_inputs, (tuple, list)) and len(example_inputs) == 2):
         raise UserTypeError("example_inputs must be the pair (x, target)")
     start = time.perf_counter()
@@ -87,7 +93,10 @@ def export_training_step(
         joint, module, emitter = _export_with_batch_if_possible(model, tuple(example_inputs), loss_fn)
     else:
         joint, module, emitter = _export(model, tuple(example_inputs), loss_fn, dynamic_shapes)
-    return TrainingStep.from_translation(model, joint, module, emitter, start)
+    x_value = joint.user_inputs[0].meta.get("val")
+    batch = x_value.shape[0] if isinstance(x_value, torch.Tensor) and x_value.dim() else None
+    return TrainingStep.from_translation(model, joint, module, emitter, start,
+                                         mask_batches=[batches_in(size, batch) for size in emitter.mask_batches])
 
 
 def _export(model, example_inputs, loss_fn, dynamic_shapes):
@@ -108,14 +117,16 @@ def _export_with_batch_if_possible(model, example_inputs, loss_fn):
     """`DYNAMIC_BATCH`: torch.export's `Dim.AUTO` on dim 0 of x and target, which it keeps
     dynamic unless the model's code fixes it (`x.view(2, -1)`, an example batch of 1);
     then our import, which may refuse a dynamic size an op cannot take. Either way the
-    step falls back to the static shapes of the example, with a warning saying why."""
+    step falls back to the static shapes of the example, with a warning saying why; a
+    graph refused whatever its batch (an unsupported op) raises the static export's error."""
     auto = {0: torch.export.Dim.AUTO}
     spec = {"x": auto if example_inputs[0].dim() else None, "target": auto if example_inputs[1].dim() else None}
     try:
         joint, module, emitter = _export(model, example_inputs, loss_fn, spec)
     except UnsupportedGraph as problem:
+        static = _export(model, example_inputs, loss_fn, None)
         warnings.warn(f"export_training_step: a static batch, as the example's: {problem}", stacklevel=3)
-        return _export(model, example_inputs, loss_fn, None)
+        return static
     if not any(DYNAMIC_INDEX in arg.type.get_shape() for arg in emitter.block.args):
         warnings.warn("export_training_step: a static batch, as the example's: torch.export specialised the "
                       "batch (the model's code fixes it, or the example's batch is 0 or 1)", stacklevel=3)
@@ -158,6 +169,13 @@ class TrainingStep:
     masks: list[RandomMask]
     argument_types: list
     export_seconds: float
+    mask_batches: list[Fraction] = field(default_factory=list)
+    """How many of x's batches each mask's dynamic leading dim holds (`batch.batches_in`)."""
+
+    def mask_shapes(self, batch: int) -> list[tuple[int, ...]]:
+        """The shapes of the step's masks when x has `batch` rows."""
+        multiples = self.mask_batches or [Fraction(1)] * len(self.masks)
+        return [mask.shape_at(_times(batch, k)) for mask, k in zip(self.masks, multiples)]
 
     @classmethod
     def translated(cls, model: torch.nn.Module, joint: JointGraph, start: float):
@@ -166,9 +184,11 @@ class TrainingStep:
         return cls.from_translation(model, joint, module, emitter, start)
 
     @classmethod
-    def from_translation(cls, model: torch.nn.Module, joint: JointGraph, module, emitter, start: float):
+    def from_translation(cls, model: torch.nn.Module, joint: JointGraph, module, emitter, start: float,
+                         mask_batches: list | None = None):
         """The step of `joint`, already translated into `module` by `emitter`."""
         return cls(
+            mask_batches=mask_batches or [],
             model=model,
             module=module,
             joint=joint,
@@ -248,8 +268,11 @@ class CompiledStep:
             if position == 0 and array.ndim:
                 batch = array.shape[0]  # the first input (x) fixes the batch the others must share
             arguments.append(array)
-        self.last_masks = self._masks(masks, batch)
-        arguments += [_array(self.last_masks[m.name], next(types), m.name, batch) for m in step.masks]
+        mask_batches = [_times(batch, k) for k in step.mask_batches] or [batch] * len(step.masks)
+        self.last_masks = self._masks(masks, mask_batches)
+        arguments += [_array(self.last_masks[m.name], next(types), m.name, rows,
+                             f"x's batch of {batch} gives it {rows} rows" if rows != batch else None)
+                      for m, rows in zip(step.masks, mask_batches)]
         arguments += [_array(value, next(types), name) for _, name, value in step.joint.constants]
         results = self.function(*arguments)
         results = results if isinstance(results, tuple) else (results,)
@@ -260,10 +283,10 @@ class CompiledStep:
         buffers_after = {name: updated.get(name, buffer_inputs[name]) for name in step.buffer_names}
         return loss, grads, buffers_after
 
-    def _masks(self, masks, batch: int | None) -> dict[str, np.ndarray]:
+    def _masks(self, masks, batches: Sequence[int | None]) -> dict[str, np.ndarray]:
         specs = self.step.masks
         if masks is None:
-            return {m.name: m.draw(self.rng, batch) for m in specs}
+            return {m.name: m.draw(self.rng, rows) for m, rows in zip(specs, batches)}
         if isinstance(masks, Mapping):
             missing = [m.name for m in specs if m.name not in masks]
             if missing:
@@ -273,6 +296,17 @@ class CompiledStep:
         if len(masks) != len(specs):
             raise UserValueError(f"masks= has {len(masks)} arrays; the step takes {len(specs)}")
         return {m.name: _numpy(value) for m, value in zip(specs, masks)}
+
+
+def _times(batch: int | None, multiple: Fraction) -> int | None:
+    """A mask's leading size at x's `batch`: `multiple` batches (a whole number of rows)."""
+    if batch is None:
+        return None
+    rows = batch * multiple
+    if rows.denominator != 1:
+        raise UserValueError(f"x's batch of {batch} is not a multiple of {multiple.denominator}, which the "
+                             f"step's random masks divide it by")
+    return int(rows)
 
 
 def _pick(overrides, current, name: str, what: str):
@@ -290,10 +324,11 @@ def _numpy(value) -> np.ndarray:
     return np.asarray(value)
 
 
-def _array(value, tensor_type, name: str, batch: int | None = None) -> np.ndarray:
+def _array(value, tensor_type, name: str, batch: int | None = None, why: str | None = None) -> np.ndarray:
     """`value` as a NumPy array of the argument's dtype (converted when it differs), of the
-    argument's shape; a dynamic batch must be x's (`batch`): compiled code trusts that the
-    batches agree, and would read out of bounds."""
+    argument's shape; a dynamic batch must be x's (`batch`, or the rows a mask of `B*T`
+    has at x's batch): compiled code trusts that the batches agree, and would read out of
+    bounds."""
     array = _numpy(value)
     dtype = _NUMPY_OF_ELEMENT[str(tensor_type.element_type)]
     if array.dtype != dtype:
@@ -304,6 +339,6 @@ def _array(value, tensor_type, name: str, batch: int | None = None) -> np.ndarra
     if len(array.shape) != len(shape) or any(got != want for got, want in fixed):
         raise UserValueError(f"{name} has shape {array.shape}; the step was exported for {exported}")
     if batch is not None and shape and shape[0] == DYNAMIC_INDEX and array.shape[0] != batch:
-        raise UserValueError(f"{name} has shape {array.shape}; x has a batch of {batch} (the step was exported "
-                             f"for {exported})")
+        why = why or f"x has a batch of {batch}"
+        raise UserValueError(f"{name} has shape {array.shape}; {why} (the step was exported for {exported})")
     return array

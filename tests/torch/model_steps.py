@@ -87,7 +87,7 @@ def imported_step(model, dtype: torch.dtype, x, target, masks: DropoutMasks, los
                   ) -> dict[str, np.ndarray]:
     """Our step of `model` (already in `dtype`), run on PyTorch's dropout masks, keyed as `eager_step`'s."""
     step = rlx_torch.export_training_step(model, (x, target), loss_fn=loss_fn)
-    assert [tuple(m.shape) for m in step.masks] == [tuple(m.shape) for m in masks.masks], (
+    assert step.mask_shapes(x.shape[0]) == [tuple(m.shape) for m in masks.masks], (
         "the step's random masks are not PyTorch's random ops in call order"
     )
     loss, grads, buffers = step.compile()(x, target, masks=masks.for_step(NUMPY[dtype]))

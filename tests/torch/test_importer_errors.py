@@ -118,7 +118,9 @@ def test_cli_writes_the_training_step(tmp_path):
     assert "func.func @training_step" in text
     assert "rlx.conv2d_backward_weight" in text and "rlx.max_pool2d_backward" in text
     f64 = _cli(tmp_path, "cli_models:small", "--input", "2x3x8x8", "--target", "int:64", "--dtype", "f64", "-o", "-")
-    assert f64.returncode == 0 and "tensor<2x3x8x8xf64>" in f64.stdout
+    assert f64.returncode == 0 and "tensor<?x3x8x8xf64>" in f64.stdout  # a dynamic batch by default
+    static = _cli(tmp_path, "cli_models:small", "--input", "2x3x8x8", "--target", "int:64", "--static-batch", "-o", "-")
+    assert static.returncode == 0 and "tensor<2x3x8x8xf32>" in static.stdout
 
 
 @pytest.mark.parametrize(

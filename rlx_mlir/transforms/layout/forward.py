@@ -7,6 +7,9 @@ operand or result, as many as the op has):
 - `rlx.reshape`: one `tensor.collapse_shape` or `tensor.expand_shape` when the new shape
   is a grouping of the old one (or the old of the new), else collapse each group of dims
   whose products agree, then expand (`reshape`; [2, 3, 4] -> [3, 8] goes through [24]);
+  a dynamic batch merged with the dims after it is the first group (`view(-1, V)`:
+  [?, T, V] -> [?, V] collapses [[0, 1], [2]]), and split it is expanded with the size
+  `tensor.dim / prod(the split-off sizes)`;
 - `rlx.permute`: `linalg.transpose`;
 - `rlx.expand`: the stretched size-1 dims collapsed away, then `linalg.broadcast` adds
   them back at the result's sizes, with the new leading dims;
@@ -19,8 +22,10 @@ slice at offset 0 of a size-0 dim).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import SSAValue
@@ -34,6 +39,18 @@ Groups = list[tuple[list[int], list[int]]]
 
 
 def reassociation(source: Shape, target: Shape) -> Groups:
+    """The finest grouping of `source`'s and `target`'s dims into pairs of equal products,
+    where a dynamic batch that the reshape merges or splits (`layout.batch_regrouping`)
+    is the first group, with the dims it takes; the rest is `static_reassociation`'s."""
+    regrouping = layout.batch_regrouping(source, target) if source and target and is_dynamic(source[0]) else None
+    if regrouping in (None, (1, 1)):
+        return static_reassociation(source, target)
+    i, j = regrouping
+    rest = static_reassociation(source[i:], target[j:])
+    return [(list(range(i)), list(range(j))), *(([a + i for a in s], [b + j for b in t]) for s, t in rest)]
+
+
+def static_reassociation(source: Shape, target: Shape) -> Groups:
     """The finest grouping of `source`'s and `target`'s dims into pairs of equal products.
 
     Two cursors walk the shapes; a group closes at the first point where both prefix
@@ -79,9 +96,15 @@ def reshape(b: TensorBuilder, value: SSAValue, target: Shape) -> SSAValue:
     groups = reassociation(source, target)
     if all(len(dst) == 1 for _, dst in groups):
         return b.collapse_shape(value, [src for src, _ in groups])
-    leading = [b.dim(value, 0)] if is_dynamic(target[0]) else []
+    (batch_source, batch_target), *_ = groups
+    leading = [b.dim(value, 0)] if is_dynamic(target[0]) and len(batch_source) == 1 else []
     if not all(len(src) == 1 for src, _ in groups):
         value = b.collapse_shape(value, [src for src, _ in groups])
+    if is_dynamic(target[0]) and len(batch_source) > 1:  # the batch merged: the collapsed dim 0
+        leading = [b.dim(value, 0)]
+    split_off = math.prod(target[1:len(batch_target)])
+    if is_dynamic(target[0]) and split_off > 1:  # the batch split: B' = B / prod(target[1:j])
+        leading = [b.value(arith.DivUIOp(leading[0], b.index(split_off)))]
     return b.expand_shape(value, [dst for _, dst in groups], target, leading)
 
 
