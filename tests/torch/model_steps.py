@@ -83,10 +83,10 @@ def our_step(name: str, dtype: torch.dtype, x, target, masks: DropoutMasks) -> d
     return imported_step(models.build(name, dtype), dtype, x.to(dtype), target, masks)
 
 
-def imported_step(model, dtype: torch.dtype, x, target, masks: DropoutMasks, loss_fn=F.cross_entropy
-                  ) -> dict[str, np.ndarray]:
+def imported_step(model, dtype: torch.dtype, x, target, masks: DropoutMasks, loss_fn=F.cross_entropy,
+                  **export_options) -> dict[str, np.ndarray]:
     """Our step of `model` (already in `dtype`), run on PyTorch's dropout masks, keyed as `eager_step`'s."""
-    step = rlx_torch.export_training_step(model, (x, target), loss_fn=loss_fn)
+    step = rlx_torch.export_training_step(model, (x, target), loss_fn=loss_fn, **export_options)
     assert step.mask_shapes(x.shape[0]) == [tuple(m.shape) for m in masks.masks], (
         "the step's random masks are not PyTorch's random ops in call order"
     )
@@ -110,14 +110,14 @@ def check_against(steps: PyTorchSteps, ours: dict, name: str, dtype: str) -> Non
                         label=f"{name} {dtype} ({steps.near_ties} decision calls with near-ties)")
 
 
-def check_cnn_step(model, dtype: torch.dtype, x, target, label: str) -> None:
+def check_cnn_step(model, dtype: torch.dtype, x, target, label: str, **export_options) -> None:
     """Our step of a small CNN (no dropout, cross-entropy) against PyTorch's f64 step and its
     default and channels_last f32 steps, on `model`'s f32-valued weights and `x`."""
     masks = DropoutMasks()
     want64 = eager_step(model.double(), x.double(), target, masks=masks)
     want32 = [eager_step(model.float(), x.float(), target, masks=masks),
               eager_step(model.float(), x.float(), target, masks=masks, channels_last=True)]
-    ours = imported_step(model.to(dtype).train(), dtype, x.to(dtype), target, masks)
+    ours = imported_step(model.to(dtype).train(), dtype, x.to(dtype), target, masks, **export_options)
     assert_step_matches(ours, want64, want32, NUMPY[dtype], label=f"{label} {dtype}")
 
 

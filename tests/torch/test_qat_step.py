@@ -100,9 +100,24 @@ def model_and_batch():
     return seeded_cnn_and_batch(QatConvNet, SIZE, CLASSES)
 
 
+STATIC = {"dynamic_shapes": None}
+"""The hand-placed fake quantizations export at the example's batch only: with the default
+(a dynamic batch where the graph allows it), torch.export fails on
+`fake_quantize_per_tensor_affine_cachemask` (no fake kernel for a symbolic size), and the
+static retry in the same process then fails the same way (a known defect, to fix; see
+`test_the_default_export_falls_back_to_a_static_batch`)."""
+
+
+@pytest.mark.xfail(strict=True, reason="the failed dynamic trace of fake_quantize_per_tensor_affine_cachemask "
+                   "makes the static retry in the same process fail too (known defect)")
+def test_the_default_export_falls_back_to_a_static_batch():
+    model, x, target = model_and_batch()
+    rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
+
+
 def test_fake_quantizations_and_their_gradients_are_kept_whole():
     model, x, target = model_and_batch()
-    mlir = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy).mlir
+    mlir = rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy, **STATIC).mlir
     assert mlir.count("rlx.fake_quantize_per_channel ") == 3
     assert mlir.count("rlx.fake_quantize_per_channel_backward") == 3
     assert mlir.count("rlx.fake_quantize ") == 3
@@ -214,4 +229,4 @@ def test_a_weight_observer_that_never_observed_is_refused():
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
 def test_qat_step_matches_pytorch(dtype):
     model, x, target = model_and_batch()
-    check_cnn_step(model, dtype, x, target, label="qat cnn")
+    check_cnn_step(model, dtype, x, target, label="qat cnn", **STATIC)
