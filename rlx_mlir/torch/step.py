@@ -118,11 +118,18 @@ def _export_with_batch_if_possible(model, example_inputs, loss_fn):
     dynamic unless the model's code fixes it (`x.view(2, -1)`, an example batch of 1);
     then our import, which may refuse a dynamic size an op cannot take. Either way the
     step falls back to the static shapes of the example, with a warning saying why; a
-    graph refused whatever its batch (an unsupported op) raises the static export's error."""
+    graph refused whatever its batch (an unsupported op) raises the static export's error.
+
+    The dynamic attempt traces aliases of x and target: torch.export marks the tensors it
+    is given as dynamic (`Dim.AUTO` is `maybe_mark_dynamic`) and clears the marks only when
+    it succeeds, so after a failed trace (an op with no kernel for a symbolic size, such as
+    `fake_quantize_per_tensor_affine_cachemask`) the user's own tensors would still carry a
+    dynamic batch into the static retry, and into any later torch.compile of theirs."""
     auto = {0: torch.export.Dim.AUTO}
     spec = {"x": auto if example_inputs[0].dim() else None, "target": auto if example_inputs[1].dim() else None}
+    aliases = tuple(t.detach().requires_grad_(t.requires_grad) for t in example_inputs)
     try:
-        joint, module, emitter = _export(model, example_inputs, loss_fn, spec)
+        joint, module, emitter = _export(model, aliases, loss_fn, spec)
     except UnsupportedGraph as problem:
         static = _export(model, example_inputs, loss_fn, None)
         warnings.warn(f"export_training_step: a static batch, as the example's: {problem}", stacklevel=3)
