@@ -19,7 +19,10 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
 - the elementwise, activation, norm, loss and layout ops and their gradients, and the
   adjoint ops (max-pool gathers, col2im), one module per family (`iree_families`); where
   IREE itself differs from PyTorch (subnormals flushed, its exp approximation at
-  x = 88.7) the kernel is a strict xfail that says so.
+  x = 88.7) the kernel is a strict xfail that says so;
+- the QAT observer's ops: the fused chain (moving average, qparams, fake quantization per
+  tensor and per channel) on the first call, the moving average and the observer off, and
+  the tensor-qparams fake quantization and its backward, bit for bit with ATen.
 
 The functions are compiled in a few modules (one per kernel family), not one per case; a
 function IREE rejects fails its own case with IREE's diagnostics (`iree_runtime`), and
@@ -49,6 +52,7 @@ from numeric import test_forward_ops as fwd
 from numeric import test_forward_semantics as sem
 from numeric import test_adaptive_pool_backward as adaptive_bwd
 from numeric import test_avg_pool_backward_semantics as avg_semantics
+from numeric import test_observer_ops as observer
 from numeric import test_one_d_ops as one_d
 from numeric import test_pool_backward as pool_bwd
 from rlx_mlir.ir import make_context, parse_module, verify_module
@@ -279,6 +283,24 @@ def _empty_batch_check(function) -> None:
     assert got.shape == (0, 3, 5, 5)
 
 
+# -- The QAT observer (`test_observer_ops`): the fused chain moving_average_min_max ->
+# choose_qparams -> fake_quantize (per tensor, per channel, symmetric or not), on the first
+# call, the moving average and the observer off; fake_quantize_tensor_qparams and its
+# backward alone (ties, the grid's edges, NaN, +-inf), f32 and f64. Bit for bit with ATen.
+
+OBSERVER_HISTORIES = {"first_call": ("first", 1), "moving_average": ("later", 1), "observer_off": ("later", 0)}
+
+
+def _observer_kernels(case: observer.Observed) -> list[Kernel]:
+    def check_of(history: str, observer_on: int) -> Check:
+        return lambda function: case.check({case.symbol: function}, history, observer_on)
+
+    return [
+        _case_kernel("observer", case.symbol, case.function(), np.float32, check_of(*checked), variant if i else "")
+        for i, (variant, checked) in enumerate(OBSERVER_HISTORIES.items())
+    ]
+
+
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
     *(_semantics_kernel(gradient, case) for case in SEMANTICS for gradient in ("weight", "input")),
@@ -288,6 +310,9 @@ KERNELS = [
       for c in (*AVG_SEMANTICS, *ADAPTIVE_SEMANTICS)),
     *(_one_d_kernel(case) for case in ONE_D),
     _case_kernel("pool_semantics", "empty_batch_dx", EMPTY_BATCH, np.float32, _empty_batch_check),
+    *(kernel for case in observer.OBSERVED for kernel in _observer_kernels(case)),
+    *(_case_kernel("observer", c.symbol, c.function(), np.dtype(c.dtype).type, lambda f, c=c: c.check({c.symbol: f}))
+      for c in observer.TENSOR_QPARAMS),
     # elementwise, activation, norm, loss, layout and the adjoint ops (`iree_families`)
     *(_case_kernel(*entry) for entry in iree_families.KERNELS),
 ]
@@ -360,15 +385,8 @@ def test_the_kernels_reach_every_pattern(monkeypatch):
     assert sorted(p.__name__ for p in _every_pattern() - fired) == WITHOUT_IREE_KERNEL
 
 
-WITHOUT_IREE_KERNEL = [
-    "ChooseQparamsToLinalg",
-    "FakeQuantizeTensorQparamsBackwardToLinalg",
-    "FakeQuantizeTensorQparamsToLinalg",
-    "MovingAverageMinMaxToLinalg",
-]
-"""Patterns no IREE kernel here exercises yet: the QAT observer's ops, new and checked against
-PyTorch natively (tests/numeric/test_observer_ops.py), still to be given kernels here. Listed,
-so that the gap is visible and a pattern added later without a kernel still fails."""
+WITHOUT_IREE_KERNEL: list[str] = []
+"""Patterns no IREE kernel here exercises: none. A pattern added later without a kernel fails."""
 
 
 def test_kernel_symbols_are_unique():
