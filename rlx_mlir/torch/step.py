@@ -44,6 +44,7 @@ from rlx_mlir.torch.aten import SUPPORTED
 from rlx_mlir.torch.batch import batches_in
 from rlx_mlir.torch.emitter import ELEMENT_TYPES, NUMPY_DTYPES, RandomMask, dynamic_shape_problem, is_symbolic_scalar
 from rlx_mlir.torch.errors import UnsupportedGraph
+from rlx_mlir.torch.fake_kernels import fake_kernels
 from rlx_mlir.torch.graph import JointGraph, export_joint_graph
 from rlx_mlir.torch.translate import FUNCTION_NAME, translate
 
@@ -102,8 +103,9 @@ def export_training_step(
 def _export(model, example_inputs, loss_fn, dynamic_shapes):
     """The joint graph, and its module and emitter; a dynamic module is verified here, so
     that a size RLX cannot carry is refused as the user's graph, not as our error."""
-    joint = export_joint_graph(model, example_inputs, loss_fn, SUPPORTED, check_forward=check_forward,
-                               dynamic_shapes=dynamic_shapes)
+    with fake_kernels():  # the fake quantizations' shapes for a symbolic batch
+        joint = export_joint_graph(model, example_inputs, loss_fn, SUPPORTED, check_forward=check_forward,
+                                   dynamic_shapes=dynamic_shapes)
     module, emitter = translate(joint)
     if any(DYNAMIC_INDEX in arg.type.get_shape() for arg in emitter.block.args):
         try:
@@ -122,9 +124,9 @@ def _export_with_batch_if_possible(model, example_inputs, loss_fn):
 
     The dynamic attempt traces aliases of x and target: torch.export marks the tensors it
     is given as dynamic (`Dim.AUTO` is `maybe_mark_dynamic`) and clears the marks only when
-    it succeeds, so after a failed trace (an op with no kernel for a symbolic size, such as
-    `fake_quantize_per_tensor_affine_cachemask`) the user's own tensors would still carry a
-    dynamic batch into the static retry, and into any later torch.compile of theirs."""
+    it succeeds, so after a failed trace (an ATen op with no kernel for a symbolic size and
+    none of ours in `fake_kernels`) the user's own tensors would still carry a dynamic
+    batch into the static retry, and into any later torch.compile of theirs."""
     auto = {0: torch.export.Dim.AUTO}
     spec = {"x": auto if example_inputs[0].dim() else None, "target": auto if example_inputs[1].dim() else None}
     aliases = tuple(t.detach().requires_grad_(t.requires_grad) for t in example_inputs)

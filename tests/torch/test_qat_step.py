@@ -17,6 +17,9 @@ The importer keeps the fake quantizations whole (`rlx.fake_quantize`,
 `oracle.assert_step_matches` on the same weights and images: f64 within 1e-9 of PyTorch's
 f64 step, f32 against PyTorch's f64 step by the multiple of PyTorch f32's own error. (In
 f64, ATen's per-tensor kernel still rounds y to f32, which RLX's op does too.)
+The default export gives that step a dynamic batch: ATen's fake quantizations have no
+kernel for a symbolic size, and the export registers their shapes while it traces
+(`rlx_mlir.torch.fake_kernels`).
 
 Then the model as users write it: `PreparedNet` through `torch.ao.quantization.prepare_qat`
 under x86's default QAT config (eager-mode QAT: `FusedMovingAvgObsFakeQuantize` modules,
@@ -28,6 +31,7 @@ in the step; the importer keeps it as RLX's observer ops, and the step's updated
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -39,9 +43,10 @@ import torch.nn.functional as F
 
 from model_steps import check_cnn_step, imported_step, seeded_cnn_and_batch
 from oracle import assert_step_matches
-from step_reference import DropoutMasks, eager_step
+from step_reference import DropoutMasks, eager_step, named_step_inputs
 
 rlx_torch = pytest.importorskip("rlx_mlir.torch")
+step_module = pytest.importorskip("rlx_mlir.torch.step")
 
 SIZE, CLASSES = 12, 10
 INPUT_SCALE, INPUT_ZERO_POINT = 4.0 / 255, 128
@@ -103,23 +108,53 @@ def model_and_batch():
 
 
 STATIC = {"dynamic_shapes": None}
-"""The hand-placed fake quantizations export at the example's batch: ATen's
-`fake_quantize_per_tensor_affine_cachemask` has no kernel for a symbolic size, so
-torch.export cannot trace it with a dynamic batch."""
+"""The example's batch (the default's dynamic batch is tested on its own)."""
 
 
-def test_the_default_export_falls_back_to_a_static_batch():
-    """The default (a dynamic batch where the graph allows it) fails to trace the per-tensor
-    fake quantization with a symbolic batch, warns once, naming the op, and exports the
-    example's batch, whose step matches PyTorch's (f64 within 1e-9). The failed dynamic
-    trace leaves nothing behind that would make the static retry fail (torch.export marks
-    the tensors it traces as dynamic, and clears the marks only on success)."""
+def test_the_default_export_has_a_dynamic_batch():
+    """ATen's fake quantizations have no Meta kernel, so torch.export cannot trace them on a
+    symbolic batch by itself; the export registers their shapes while it traces. One
+    compiled step, no warning, runs batches 2 and 5 like PyTorch (f64 within 1e-9)."""
+    model, _, _ = model_and_batch()
+    model = model.double()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        step = rlx_torch.export_training_step(model, named_step_inputs(model, 2, SIZE, CLASSES, dtype=torch.float64),
+                                              loss_fn=F.cross_entropy)
+    assert not [w for w in caught if str(w.message).startswith("export_training_step")]
+    assert "tensor<?x3x12x12xf64>" in step.mlir and step.mlir.count("rlx.fake_quantize ") == 3
+    compiled = step.compile()
+    for batch in (2, 5):
+        x, target = named_step_inputs(model, batch, SIZE, CLASSES, seed=batch, dtype=torch.float64)
+        loss, grads, buffers = compiled(x, target)
+        ours = {"loss": np.asarray(loss), **{f"grad/{k}": v for k, v in grads.items()},
+                **{f"buffer/{k}": v for k, v in buffers.items()}}
+        assert_step_matches(ours, eager_step(model, x, target, masks=DropoutMasks()), None, np.float64,
+                            label=f"qat cnn, dynamic batch {batch}")
+
+
+def test_a_failed_dynamic_trace_falls_back_to_a_static_batch(monkeypatch):
+    """Without the fake kernels (a PyTorch op the export has none for), the dynamic trace
+    fails; the default export warns once, naming the op, and exports the example's batch,
+    whose step matches PyTorch's (f64 within 1e-9). The failed trace leaves nothing behind
+    that would make the static retry fail: torch.export marks the tensors it traces as
+    dynamic and clears the marks only on success, so the attempt traces aliases."""
+    monkeypatch.setattr(step_module, "fake_kernels", contextlib.nullcontext)
     model, x, target = model_and_batch()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_cnn_step(model, torch.float64, x, target, label="qat cnn, default export")
+        check_cnn_step(model, torch.float64, x, target, label="qat cnn, static fallback")
     ours = [str(w.message) for w in caught if str(w.message).startswith("export_training_step")]
     assert len(ours) == 1 and "a static batch" in ours[0] and "fake_quantize_per_tensor_affine_cachemask" in ours[0], ours
+
+
+def test_pytorch_is_left_without_the_fake_kernels():
+    """The fake kernels live only while the export traces: afterwards torch.export refuses
+    a symbolic batch through the op as PyTorch itself does."""
+    model, x, target = model_and_batch()
+    rlx_torch.export_training_step(model, (x, target), loss_fn=F.cross_entropy)
+    with pytest.raises(Exception, match="fake_quantize_per_tensor_affine_cachemask"):
+        torch.export.export(ActivationFakeQuantize(0.1), (torch.randn(3, 4),), dynamic_shapes=({0: torch.export.Dim.AUTO},))
 
 
 def test_fake_quantizations_and_their_gradients_are_kept_whole():
