@@ -20,6 +20,7 @@ compiled by `iree-compile` for llvm-cpu and called through `iree.runtime`:
   adjoint ops (max-pool gathers, col2im), one module per family (`iree_families`); where
   IREE itself differs from PyTorch (subnormals flushed, its exp approximation at
   x = 88.7) the kernel is a strict xfail that says so;
+- the max pool's tangent (the gather at x's first maxima) on tiling windows and others;
 - the QAT observer's ops: the fused chain (moving average, qparams, fake quantization per
   tensor and per channel) on the first call, the moving average and the observer off, and
   the tensor-qparams fake quantization and its backward, bit for bit with ATen.
@@ -50,6 +51,7 @@ from numeric import test_conv_backward as conv_bwd
 from numeric import test_conv_backward_semantics as conv_semantics
 from numeric import test_forward_ops as fwd
 from numeric import test_forward_semantics as sem
+from numeric import test_max_pool_gather as max_pool_gather
 from numeric import test_adaptive_pool_backward as adaptive_bwd
 from numeric import test_avg_pool_backward_semantics as avg_semantics
 from numeric import test_observer_ops as observer
@@ -301,6 +303,24 @@ def _observer_kernels(case: observer.Observed) -> list[Kernel]:
     ]
 
 
+# -- The max pool's tangent (`test_max_pool_gather`): z read at x's first maxima, on tiling
+# windows (the tiled gradient's argmax) and others (the scanned argmax), f32 and f64, a
+# dynamic batch; random, tied and NaN/-inf inputs.
+
+
+def _max_pool_gather_kernels(case: max_pool_gather.Gather) -> list[Kernel]:
+    def check_of(kind: str) -> Check:
+        def check(function) -> None:
+            for batch in (case.shape[0], case.shape[0] + 2) if case.dynamic else (case.shape[0],):
+                with np.errstate(invalid="ignore"):
+                    case.check(function, batch, kind)
+
+        return check
+
+    return [_case_kernel("max_pool_gather", str(case), case.function(), np.dtype(case.dtype).type, check_of(kind),
+                         "" if kind == "random" else kind) for kind in ("random", "ties", "specials")]
+
+
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
     *(_semantics_kernel(gradient, case) for case in SEMANTICS for gradient in ("weight", "input")),
@@ -311,6 +331,7 @@ KERNELS = [
     *(_one_d_kernel(case) for case in ONE_D),
     _case_kernel("pool_semantics", "empty_batch_dx", EMPTY_BATCH, np.float32, _empty_batch_check),
     *(kernel for case in observer.OBSERVED for kernel in _observer_kernels(case)),
+    *(kernel for case in max_pool_gather.CASES for kernel in _max_pool_gather_kernels(case)),
     *(_case_kernel("observer", c.symbol, c.function(), np.dtype(c.dtype).type, lambda f, c=c: c.check({c.symbol: f}))
       for c in observer.TENSOR_QPARAMS),
     # elementwise, activation, norm, loss, layout and the adjoint ops (`iree_families`)

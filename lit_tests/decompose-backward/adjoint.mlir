@@ -57,21 +57,48 @@ func.func @max_pool2d_gather_k3s2p1(%x: tensor<1x2x9x9xf32>, %z: tensor<1x2x9x9x
 // -----
 
 // A dynamic batch: both generics' outputs take it from x.
-// CHECK-LABEL: func.func @max_pool2d_gather_dynamic_batch
-// CHECK:       %[[NB:.*]] = tensor.dim %x, %{{.*}} : tensor<?x3x8x8xf32>
-// CHECK:       tensor.empty(%[[NB]]) : tensor<?x3x4x4xi32>
+// CHECK-LABEL: func.func @max_pool2d_gather_dynamic_batch_k3s2p1
+// CHECK:       %[[NB:.*]] = tensor.dim %x, %{{.*}} : tensor<?x3x9x9xf32>
+// CHECK:       tensor.empty(%[[NB]]) : tensor<?x3x5x5xi32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:    ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<?x3x4x4xi32>)
-// CHECK:       tensor.collapse_shape %z {{.*}} : tensor<?x3x8x8xf32> into tensor<?x3x64xf32>
+// CHECK-SAME:    ins(%{{.*}} : tensor<3x3xf32>) outs(%{{.*}} : tensor<?x3x5x5xi32>)
+// CHECK:       tensor.collapse_shape %z {{.*}} : tensor<?x3x9x9xf32> into tensor<?x3x81xf32>
+// CHECK:       tensor.empty(%[[NB]]) : tensor<?x3x5x5xf32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    outs(%{{.*}} : tensor<?x3x5x5xf32>)
+// CHECK-NOT:   rlx.
+// UPSTREAM-LABEL: func.func @max_pool2d_gather_dynamic_batch_k3s2p1
+// UPSTREAM-NOT:   rlx.
+func.func @max_pool2d_gather_dynamic_batch_k3s2p1(%x: tensor<?x3x9x9xf32>, %z: tensor<?x3x9x9xf32>) -> tensor<?x3x5x5xf32> {
+  %g = rlx.max_pool2d_gather %x, %z kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x3x9x9xf32>, tensor<?x3x9x9xf32>) -> tensor<?x3x5x5xf32>
+  return %g : tensor<?x3x5x5xf32>
+}
+
+// -----
+
+// Windows that tile (stride == kernel, no padding), with a dynamic batch: the winner's
+// offset in its window, built as the tiled max-pool gradient builds it (so that an HVP's
+// gather and gradients share it after CSE), then z's tiles selected by it; both outputs
+// take the batch from x.
+// CHECK-LABEL: func.func @max_pool2d_gather_tiled_dynamic_batch
+// CHECK:       %[[NB:.*]] = tensor.dim %x, %{{.*}} : tensor<?x3x8x8xf32>
+// CHECK:       %[[XT:.*]] = tensor.expand_shape %x {{.*}} into tensor<?x3x4x2x4x2xf32>
+// CHECK:       tensor.empty(%[[NB]]) : tensor<?x3x4x4xi32>
+// CHECK:       %[[A:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%[[XT]], %[[XT]], %[[XT]], %[[XT]] : {{.*}}) outs(%{{.*}} : tensor<?x3x4x4xi32>)
+// CHECK:       %[[ZT:.*]] = tensor.expand_shape %z {{.*}} into tensor<?x3x4x2x4x2xf32>
 // CHECK:       tensor.empty(%[[NB]]) : tensor<?x3x4x4xf32>
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:    outs(%{{.*}} : tensor<?x3x4x4xf32>)
+// CHECK-SAME:    ins(%[[A]], %[[ZT]], %[[ZT]], %[[ZT]], %[[ZT]] : {{.*}}) outs(%{{.*}} : tensor<?x3x4x4xf32>)
+// CHECK-COUNT-3: arith.select %{{.*}} : f32
 // CHECK-NOT:   rlx.
-// UPSTREAM-LABEL: func.func @max_pool2d_gather_dynamic_batch
+// UPSTREAM-LABEL: func.func @max_pool2d_gather_tiled_dynamic_batch
 // UPSTREAM-NOT:   rlx.
-func.func @max_pool2d_gather_dynamic_batch(%x: tensor<?x3x8x8xf32>, %z: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
+func.func @max_pool2d_gather_tiled_dynamic_batch(%x: tensor<?x3x8x8xf32>, %z: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
   %g = rlx.max_pool2d_gather %x, %z kernel_size [2, 2] stride [2, 2] padding [0, 0] : (tensor<?x3x8x8xf32>, tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32>
   return %g : tensor<?x3x4x4xf32>
 }

@@ -7,6 +7,7 @@ from xdsl.pattern_rewriter import RewritePattern
 from rlx_mlir.transforms.adjoint.backward import (
     AdaptiveMaxPoolGatherToLinalg,
     Col2imToLinalg,
+    MaxPool2dGatherFirstMaxTiled,
     MaxPoolGatherToLinalg,
 )
 from rlx_mlir.transforms.options import LoweringOptions
@@ -17,5 +18,6 @@ def populate_forward(patterns: list[RewritePattern], options: LoweringOptions) -
 
 
 def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) -> None:
-    """Every adjoint op (`backward`)."""
-    patterns += [MaxPoolGatherToLinalg(), AdaptiveMaxPoolGatherToLinalg(), Col2imToLinalg()]
+    """Every adjoint op (`backward`); a max-pool gather on tiling windows in the form of the
+    tiled max-pool gradient, whose argmax it shares."""
+    patterns += [MaxPool2dGatherFirstMaxTiled(), MaxPoolGatherToLinalg(), AdaptiveMaxPoolGatherToLinalg(), Col2imToLinalg()]

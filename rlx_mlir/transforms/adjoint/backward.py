@@ -17,12 +17,14 @@ import math
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from rlx_mlir.dialects.adjoint import ADAPTIVE_MAX_POOL_GATHER, COL2IM, MAX_POOL_GATHER
+from rlx_mlir.dialects.adjoint import ADAPTIVE_MAX_POOL_GATHER, COL2IM, MAX_POOL_GATHER, MaxPool2dGatherOp
 from rlx_mlir.transforms.pool.adaptive_backward import adaptive_first_argmax
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, shape_of
-from rlx_mlir.transforms.pool.argmax import ARGMAX_TYPE, scanned_first_argmax
+from rlx_mlir.transforms.pool.argmax import ARGMAX_TYPE, scanned_first_argmax, tiled_first_argmax
+from rlx_mlir.transforms.pool.gather import window_tiles
+from rlx_mlir.transforms.pool.max_backward import tiled_window
 
 
 def gather_at(b: TensorBuilder, z: SSAValue, argmax: SSAValue, like: SSAValue) -> SSAValue:
@@ -55,6 +57,50 @@ class MaxPoolGatherToLinalg(RewritePattern):
         out_shape = shape_of(op.results[0])
         argmax = scanned_first_argmax(b, op.input, op.window(), b.empty(out_shape, ARGMAX_TYPE, like=op.input))
         rewriter.replace(op, [], [gather_at(b, op.source, argmax, op.input)])
+
+
+class MaxPool2dGatherFirstMaxTiled(RewritePattern):
+    """g[n, c, oh, ow] = z[n, c, oh*KH + a / KW, ow*KW + a % KW]     a = tiled_first_argmax(x)
+
+    For windows that tile the input (`tiled_window`): `a`, the winner's offset in its
+    window, is built as the tiled max-pool gradient builds it, so that a forward-over-
+    reverse HVP (the tangent's gather and the gradients, all on one x) computes it once
+    after CSE; z is read as window tiles, the winner's cell selected among the KH*KW.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MaxPool2dGatherOp, rewriter: PatternRewriter):
+        window = tiled_window(op)
+        if window is None:
+            return
+        (kh_, kw_) = window.kernel
+        b = TensorBuilder(rewriter, op)
+        out_shape = shape_of(op.results[0])
+        argmax = tiled_first_argmax(b, window, op.input, out_shape)
+        z_tiles = window_tiles(b, op.source, window, out_shape)
+        cells = [(i, j) for i in range(kh_) for j in range(kw_)]
+
+        def selected(r: RegionBuilder, a: SSAValue, *z_cells: SSAValue) -> SSAValue:
+            g = z_cells[0]
+            for k in range(1, len(cells)):
+                g = r.select(r.cmpi("eq", a, r.constant(k, ARGMAX_TYPE)), z_cells[k], g)
+            return g
+
+        # for n, c, oh, ow:
+        #   g[n, c, oh, ow] = z[n, c, oh*KH + kh, ow*KW + kw] for the cell kh*KW + kw == a[n, c, oh, ow]
+        g = b.generic(
+            ins=[argmax, *[z_tiles] * len(cells)],
+            init=b.empty(out_shape, element_type_of(op.source), like=op.input),
+            maps=[lambda n, c, oh, ow: (n, c, oh, ow), *(_cell_map(i, j) for i, j in cells), lambda n, c, oh, ow: (n, c, oh, ow)],
+            iterators="pppp",
+            body=lambda r, a, *rest: selected(r, a, *rest[: len(cells)]),
+        )
+        rewriter.replace(op, [], [g])
+
+
+def _cell_map(i: int, j: int):
+    """Cell (i, j) of window (oh, ow) in the [N, C, Ho, KH, Wo, KW] tiles."""
+    return lambda n, c, oh, ow: (n, c, oh, i, ow, j)
 
 
 class AdaptiveMaxPoolGatherToLinalg(RewritePattern):

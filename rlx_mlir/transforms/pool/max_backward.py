@@ -96,6 +96,17 @@ def unrolls_little(window: Window) -> bool:
     return kh * kw <= MAX_UNROLLED_WINDOW and sh * sw <= MAX_UNROLLED_PHASES
 
 
+def tiled_window(op: rlx.MaxPool2dBackwardOp | rlx.MaxPool2dGatherOp) -> Window | None:
+    """The window of a 2-D max-pool op if its windows tile the input with at most
+    `MAX_UNROLLED_WINDOW` cells (`tiled_first_argmax`'s domain), else None, the op then
+    declined with the reason. The gradient and the gather ask it both, so that where both
+    read one x (a forward-over-reverse HVP) they build one argmax, which CSE keeps once."""
+    window = _fast_path_window(op, windows_tile_input, TILES)
+    if window is not None and window.kernel[0] * window.kernel[1] > MAX_UNROLLED_WINDOW:
+        return decline(op, f"a {window.kernel[0]}x{window.kernel[1]} window, above the {MAX_UNROLLED_WINDOW} cells it unrolls")
+    return window
+
+
 class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
     """dx[n, c, oh*KH + kh, ow*KW + kw] = dy[n, c, oh, ow] * (a[n, c, oh, ow] == kh*KW + kw)
 
@@ -108,11 +119,9 @@ class MaxPool2dBackwardFirstMaxTiled(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: rlx.MaxPool2dBackwardOp, rewriter: PatternRewriter):
-        window = _fast_path_window(op, windows_tile_input, TILES)
+        window = tiled_window(op)
         if window is None:
             return
-        if window.kernel[0] * window.kernel[1] > MAX_UNROLLED_WINDOW:
-            return decline(op, f"a {window.kernel[0]}x{window.kernel[1]} window, above the {MAX_UNROLLED_WINDOW} cells it unrolls")
         (kh_, kw_) = window.kernel
         b = TensorBuilder(rewriter, op)
         out_shape = shape_of(op.grad_output)
