@@ -19,6 +19,18 @@
 // CHECK-LABEL: func.func @scalar
 // CHECK-NOT:   scf.forall
 // CHECK:       return
+// Too little work for a parallel region (every loop within the box of 2^16 iterations of
+// its rank): a 256x64 elementwise op (a PINN layer's) and a 64x64 broadcast stay whole.
+// CHECK-LABEL: func.func @small_product
+// CHECK-NOT:   scf.forall
+// CHECK:       linalg.generic
+// CHECK-NOT:   scf.forall
+// CHECK:       return
+// CHECK-LABEL: func.func @small_broadcast
+// CHECK-NOT:   scf.forall
+// CHECK:       linalg.broadcast
+// CHECK-NOT:   scf.forall
+// CHECK:       return
 // A padded input (tensor.pad, as a conv's, here with a dynamic batch): its zero fill and the
 // copy of its source into the interior are each split in 2 along the batch; no memref.copy
 // (MLIR's row-by-row runtime copy) is left.
@@ -41,7 +53,7 @@
 // first dim.
 // CHECK-LABEL: func.func @transposed
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         linalg.transpose ins(%{{.*}} : memref<3x3x2x6xf32, {{.*}}>) outs(%{{.*}} : memref<2x6x3x3xf32, {{.*}}>)
+// CHECK:         linalg.transpose ins(%{{.*}} : memref<3x3x2x32xf32, {{.*}}>) outs(%{{.*}} : memref<2x32x3x3xf32, {{.*}}>)
 // CHECK:       return
 // CHECK-LABEL: func.func @broadcast
 // CHECK:       scf.forall (%{{.*}}) in (2)
@@ -53,12 +65,12 @@
 // runs one element at a time, on the calling thread, for these strided layouts).
 // CHECK-LABEL: func.func @sliced_back
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x6xf32, strided<[144, 48, 8, 1], offset: ?>>) outs(%{{.*}} : memref<1x3x6x6xf32, strided<[108, 36, 6, 1], offset: ?>>)
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x32xf32, strided<[612, 204, 34, 1], offset: ?>>) outs(%{{.*}} : memref<1x3x6x32xf32, strided<[576, 192, 32, 1], offset: ?>>)
 // CHECK-NOT:   memref.copy
 // CHECK:       return
 // CHECK-LABEL: func.func @interleaved
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x6xf32, {{.*}}>) outs(%{{.*}} : memref<1x3x6x6xf32, strided<[432, 144, 24, 2], offset: ?>>)
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x20xf32, {{.*}}>) outs(%{{.*}} : memref<1x3x6x20xf32, strided<[1440, 480, 80, 2], offset: ?>>)
 // CHECK-NOT:   memref.copy
 // CHECK:       return
 
@@ -69,28 +81,28 @@
 #rows = affine_map<(i, j) -> (i, j)>
 #none = affine_map<(i) -> ()>
 builtin.module {
-  func.func @channel_sums(%x: tensor<4x8x6x6xf32>) -> tensor<8xf32> {
+  func.func @channel_sums(%x: tensor<4x8x6x32xf32>) -> tensor<8xf32> {
     %z = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<8xf32>
     %i = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
     %s = linalg.generic {indexing_maps = [#nchw, #c], iterator_types = ["parallel", "reduction", "reduction", "reduction"]}
-        ins(%x : tensor<4x8x6x6xf32>) outs(%i : tensor<8xf32>) {
+        ins(%x : tensor<4x8x6x32xf32>) outs(%i : tensor<8xf32>) {
     ^bb0(%a: f32, %acc: f32):
       %r = arith.addf %a, %acc : f32
       linalg.yield %r : f32
     } -> tensor<8xf32>
     func.return %s : tensor<8xf32>
   }
-  func.func @relu(%x: tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32> {
+  func.func @relu(%x: tensor<4x8x6x32xf32>) -> tensor<4x8x6x32xf32> {
     %z = arith.constant 0.0 : f32
-    %e = tensor.empty() : tensor<4x8x6x6xf32>
+    %e = tensor.empty() : tensor<4x8x6x32xf32>
     %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-        ins(%x : tensor<4x8x6x6xf32>) outs(%e : tensor<4x8x6x6xf32>) {
+        ins(%x : tensor<4x8x6x32xf32>) outs(%e : tensor<4x8x6x32xf32>) {
     ^bb0(%a: f32, %o: f32):
       %r = arith.maximumf %a, %z : f32
       linalg.yield %r : f32
-    } -> tensor<4x8x6x6xf32>
-    func.return %y : tensor<4x8x6x6xf32>
+    } -> tensor<4x8x6x32xf32>
+    func.return %y : tensor<4x8x6x32xf32>
   }
   func.func @max_pool(%x: tensor<4x8x9x9xf32>) -> tensor<4x8x4x4xf32> {
     %ninf = arith.constant 0xFF800000 : f32
@@ -133,6 +145,21 @@ builtin.module {
     } -> tensor<f32>
     func.return %y : tensor<f32>
   }
+  func.func @small_product(%x: tensor<256x64xf32>, %y: tensor<256x64xf32>) -> tensor<256x64xf32> {
+    %e = tensor.empty() : tensor<256x64xf32>
+    %p = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %y : tensor<256x64xf32>, tensor<256x64xf32>) outs(%e : tensor<256x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.mulf %a, %b : f32
+      linalg.yield %r : f32
+    } -> tensor<256x64xf32>
+    func.return %p : tensor<256x64xf32>
+  }
+  func.func @small_broadcast(%b: tensor<64xf32>) -> tensor<64x64xf32> {
+    %e = tensor.empty() : tensor<64x64xf32>
+    %t = linalg.broadcast ins(%b : tensor<64xf32>) outs(%e : tensor<64x64xf32>) dimensions = [0]
+    func.return %t : tensor<64x64xf32>
+  }
   func.func @padded(%x: tensor<?x3x6x6xf32>) -> tensor<?x3x8x8xf32> {
     %z = arith.constant 0.0 : f32
     %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -141,10 +168,10 @@ builtin.module {
     } : tensor<?x3x6x6xf32> to tensor<?x3x8x8xf32>
     func.return %p : tensor<?x3x8x8xf32>
   }
-  func.func @flipped(%w: tensor<4x6x3x3xf32>) -> tensor<6x4x3x3xf32> {
-    %e = tensor.empty() : tensor<6x4x3x3xf32>
+  func.func @flipped(%w: tensor<4x32x3x3xf32>) -> tensor<32x4x3x3xf32> {
+    %e = tensor.empty() : tensor<32x4x3x3xf32>
     %f = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-        outs(%e : tensor<6x4x3x3xf32>) {
+        outs(%e : tensor<32x4x3x3xf32>) {
     ^bb0(%o: f32):
       %i = linalg.index 0 : index
       %j = linalg.index 1 : index
@@ -153,37 +180,37 @@ builtin.module {
       %two = arith.constant 2 : index
       %kf = arith.subi %two, %k : index
       %lf = arith.subi %two, %l : index
-      %v = tensor.extract %w[%j, %i, %kf, %lf] : tensor<4x6x3x3xf32>
+      %v = tensor.extract %w[%j, %i, %kf, %lf] : tensor<4x32x3x3xf32>
       linalg.yield %v : f32
-    } -> tensor<6x4x3x3xf32>
-    func.return %f : tensor<6x4x3x3xf32>
+    } -> tensor<32x4x3x3xf32>
+    func.return %f : tensor<32x4x3x3xf32>
   }
-  func.func @transposed(%w: tensor<3x3x4x6xf32>) -> tensor<4x6x3x3xf32> {
-    %e = tensor.empty() : tensor<4x6x3x3xf32>
-    %t = linalg.transpose ins(%w : tensor<3x3x4x6xf32>) outs(%e : tensor<4x6x3x3xf32>) permutation = [2, 3, 0, 1]
-    func.return %t : tensor<4x6x3x3xf32>
+  func.func @transposed(%w: tensor<3x3x4x32xf32>) -> tensor<4x32x3x3xf32> {
+    %e = tensor.empty() : tensor<4x32x3x3xf32>
+    %t = linalg.transpose ins(%w : tensor<3x3x4x32xf32>) outs(%e : tensor<4x32x3x3xf32>) permutation = [2, 3, 0, 1]
+    func.return %t : tensor<4x32x3x3xf32>
   }
-  func.func @broadcast(%b: tensor<6xf32>) -> tensor<4x6xf32> {
-    %e = tensor.empty() : tensor<4x6xf32>
-    %t = linalg.broadcast ins(%b : tensor<6xf32>) outs(%e : tensor<4x6xf32>) dimensions = [0]
-    func.return %t : tensor<4x6xf32>
+  func.func @broadcast(%b: tensor<512xf32>) -> tensor<4x512xf32> {
+    %e = tensor.empty() : tensor<4x512xf32>
+    %t = linalg.broadcast ins(%b : tensor<512xf32>) outs(%e : tensor<4x512xf32>) dimensions = [0]
+    func.return %t : tensor<4x512xf32>
   }
-  func.func @sliced_back(%x: tensor<2x3x6x8xf32>) -> tensor<2x3x6x6xf32> {
-    %e = tensor.empty() : tensor<2x3x6x8xf32>
+  func.func @sliced_back(%x: tensor<2x3x6x34xf32>) -> tensor<2x3x6x32xf32> {
+    %e = tensor.empty() : tensor<2x3x6x34xf32>
     %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-        ins(%x : tensor<2x3x6x8xf32>) outs(%e : tensor<2x3x6x8xf32>) {
+        ins(%x : tensor<2x3x6x34xf32>) outs(%e : tensor<2x3x6x34xf32>) {
     ^bb0(%a: f32, %o: f32):
       %r = arith.negf %a : f32
       linalg.yield %r : f32
-    } -> tensor<2x3x6x8xf32>
-    %s = tensor.extract_slice %y[0, 0, 0, 0] [2, 3, 6, 6] [1, 1, 1, 1] : tensor<2x3x6x8xf32> to tensor<2x3x6x6xf32>
-    func.return %s : tensor<2x3x6x6xf32>
+    } -> tensor<2x3x6x34xf32>
+    %s = tensor.extract_slice %y[0, 0, 0, 0] [2, 3, 6, 32] [1, 1, 1, 1] : tensor<2x3x6x34xf32> to tensor<2x3x6x32xf32>
+    func.return %s : tensor<2x3x6x32xf32>
   }
-  func.func @interleaved(%x: tensor<2x3x6x6xf32>) -> tensor<2x3x12x12xf32> {
+  func.func @interleaved(%x: tensor<2x3x6x20xf32>) -> tensor<2x3x12x40xf32> {
     %z = arith.constant 0.0 : f32
-    %e = tensor.empty() : tensor<2x3x12x12xf32>
-    %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3x12x12xf32>) -> tensor<2x3x12x12xf32>
-    %i = tensor.insert_slice %x into %f[0, 0, 0, 0] [2, 3, 6, 6] [1, 1, 2, 2] : tensor<2x3x6x6xf32> into tensor<2x3x12x12xf32>
-    func.return %i : tensor<2x3x12x12xf32>
+    %e = tensor.empty() : tensor<2x3x12x40xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3x12x40xf32>) -> tensor<2x3x12x40xf32>
+    %i = tensor.insert_slice %x into %f[0, 0, 0, 0] [2, 3, 6, 20] [1, 1, 2, 2] : tensor<2x3x6x20xf32> into tensor<2x3x12x40xf32>
+    func.return %i : tensor<2x3x12x40xf32>
   }
 }
