@@ -32,6 +32,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @f32_lanes() -> !transform.param<i64>
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
   transform.named_sequence @pack_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
+  transform.named_sequence @fuse_into_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
@@ -111,29 +113,36 @@ module attributes {transform.with_named_sequence} {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%mm: !transform.any_op):
       %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-      %n0 = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
       %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %pb = transform.get_producer_of_operand %p[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
       %p2, %pb2, %un = transform.structured.pack_transpose %pb with_compute_op(%p) outer_perm = [1, 0]
           : (!transform.op<"linalg.pack">, !transform.op<"linalg.generic">) -> (!transform.op<"linalg.generic">, !transform.op<"linalg.pack">, !transform.any_op)
+      %fn = transform.get_parent_op %p2 {op_name = "func.func"} : (!transform.op<"linalg.generic">) -> !transform.any_op
+      // A transposed operand (Aᵀ·B, A·Bᵀ) is the same pack with permuted dimensions.
+      transform.apply_patterns to %fn {
+        transform.apply_patterns.tensor.fold_into_pack_and_unpack
+      } : !transform.any_op
       %pa = transform.get_producer_of_operand %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %pb3 = transform.get_producer_of_operand %p2[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
       %pc = transform.get_producer_of_operand %p2[2] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %init = transform.get_producer_of_operand %pc[0] : (!transform.op<"linalg.pack">) -> !transform.any_op
       %unpack = transform.get_consumers_of_result %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.unpack">
+      // The operands' packs, each in its own thread region, before the product's tiles
+      // fuse their producers.
+      %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
+      %tb, %ftb = transform.structured.tile_using_forall %pb3 num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      // The product: threads over column panels; in each, per 8 x N0 tile (rows outer, so
+      // an A panel is reused from L1 across the thread's columns), the accumulator's zero
+      // fill fused in and the whole K in registers.
       %t0, %fa = transform.structured.tile_using_forall %p2 num_threads [0, %threads]
             : (!transform.op<"linalg.generic">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %t1, %lk = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 128] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t2, %lmn:2 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t3, %lk1 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.structured.vectorize %t3 : !transform.any_op
-      transform.include @vector_contractions failures(propagate) (%fa) : (!transform.any_op) -> ()
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.include @hoist_accumulators failures(propagate) (%lk1) : (!transform.any_op) -> ()
-      %init = transform.get_producer_of_operand %pc[0] : (!transform.op<"linalg.pack">) -> !transform.any_op
       %fc, %fa2 = transform.structured.fuse_into_containing_op %pc into %fa
           : (!transform.op<"linalg.pack">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %fi, %fa3 = transform.structured.fuse_into_containing_op %init into %fa2
@@ -141,22 +150,43 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %fa3 {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
-      %fn = transform.get_parent_op %fa3 {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-      transform.apply_dce to %fn : !transform.any_op
-      %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
-            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
-      %tb, %ftb = transform.structured.tile_using_forall %pb2 num_threads [%threads]
-            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      %t1, %lmn:2 = transform.structured.fuse %t0 tile_sizes [1, 1, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t2, %lk = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.structured.vectorize %t2 : !transform.any_op
+      %fills = transform.structured.match ops{["linalg.fill"]} in %fa3 : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_whole_tiles failures(propagate) (%fills) : (!transform.any_op) -> ()
+      transform.include @vector_contractions failures(propagate) (%fa3) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa3 {
+        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.include @hoist_accumulators failures(propagate) (%lk) : (!transform.any_op) -> ()
+      // CSE first: the zero fill's write and the accumulator's read fold into each other
+      // only when they name the same index values.
+      transform.apply_cse to %fa3 : !transform.any_op
+      transform.apply_patterns to %fa3 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      // The unpack, with the result's zero fill fused into its tiles: the tile's write
+      // overwrites the zeros before they reach memory.
+      %result_fill = transform.get_producer_of_operand %unpack[1] : (!transform.op<"linalg.unpack">) -> !transform.any_op
       %tu, %ftu = transform.structured.tile_using_forall %unpack num_threads [%threads]
             : (!transform.op<"linalg.unpack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %tu1, %ltu:2 = transform.structured.tile_using_for %tu tile_sizes [8, %n0]
-          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %fr, %ftu2 = transform.structured.fuse_into_containing_op %result_fill into %ftu
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tu1, %ltu0, %ltu1 = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       transform.include @vectorize_whole_tiles failures(propagate) (%tu1) : (!transform.any_op) -> ()
-      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu : !transform.any_op
+      %ufills = transform.structured.match ops{["linalg.fill"]} in %ltu0 : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_whole_tiles failures(propagate) (%ufills) : (!transform.any_op) -> ()
+      transform.apply_cse to %ftu2 : !transform.any_op
+      transform.apply_patterns to %ftu2 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_dce to %fn : !transform.any_op
+      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu2 : !transform.any_op
       transform.apply_patterns to %all {
         transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
         transform.apply_patterns.vector.lower_outerproduct
@@ -216,8 +246,12 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
-    %updated = transform.foreach_match in %root
-        @match_packed_matmul -> @schedule_packed_matmul,
+    // Packed products first: their packs absorb the transposes that feed them, which the
+    // second walk would otherwise block as transposes of their own.
+    %packed = transform.foreach_match in %root
+        @match_packed_matmul -> @schedule_packed_matmul
+        : (!transform.any_op) -> !transform.any_op
+    %updated = transform.foreach_match in %packed
         @match_matmul -> @schedule_matmul,
         @match_matrix_transpose -> @schedule_matrix_transpose
         : (!transform.any_op) -> !transform.any_op
