@@ -1,9 +1,9 @@
 """Products large enough for the packed-tile schedule, against torch.matmul.
 
-`schedules/matmul.mlir` packs a static f32 product of M, N >= 256 and K >= 128 into
-register tiles (8 x N0 accumulators, N0 two vectors) and unpacks the result. Sizes that are
-no multiple of the tiles are padded inside the packing and must come out exact; a dynamic M
-and f64 keep the unpacked schedule. The transposed products (Aᵀ·B, A·Bᵀ: `rlx.permute`
+`schedules/matmul.mlir` packs a static f32 or f64 product of M, N >= 256 and K >= 128
+into register tiles (8 x N0 accumulators, N0 two vectors of the element type) and unpacks
+the result. Sizes that are no multiple of the tiles are padded inside the packing and must
+come out exact; a dynamic M keeps the unpacked schedule. The transposed products (Aᵀ·B, A·Bᵀ: `rlx.permute`
 feeding `rlx.matmul`) fold their transpose into the operand's pack. A schedule that made mlir-opt fail would fall back
 silently, so the fallback warning is an error here.
 """
@@ -51,6 +51,7 @@ CASES = [
     Product(256, 128, 256),  # whole tiles
     Product(257, 131, 259),  # partial tiles in M, N, padded inside the packs
     Product(300, 128, 256, dynamic_m=True),
+    Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
 ]
 

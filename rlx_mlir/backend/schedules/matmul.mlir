@@ -32,7 +32,10 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @f32_lanes() -> !transform.param<i64>
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
   transform.named_sequence @pack_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
+  transform.named_sequence @pack_f64_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
   transform.named_sequence @fuse_into_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
@@ -77,9 +80,8 @@ module attributes {transform.with_named_sequence} {
   }
 
   // A product large enough to repay packing its operands (measured, see the header): M and
-  // N of at least 256, K of at least 128, f32 (an 8 x N0 f64 accumulator would take the
-  // whole register file).
-  transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // N of at least 256, K of at least 128, of elements %bits wide.
+  transform.named_sequence @match_packed_product(%op: !transform.any_op {transform.readonly}, %bits: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
@@ -92,11 +94,24 @@ module attributes {transform.with_named_sequence} {
       transform.match.param.cmpi ge %cols, %c256 : !transform.param<i64>
       transform.match.param.cmpi ge %k, %c128 : !transform.param<i64>
       %y = transform.match.structured.result %s[0] : (!transform.any_op) -> !transform.any_value
-      %bits = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
-      %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %bits, %c32 : !transform.param<i64>
+      %width = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
+      transform.match.param.cmpi eq %width, %bits : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %c32)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_f64_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %c64)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.yield %m : !transform.any_op
   }
 
@@ -109,12 +124,20 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%mm: !transform.any_op):
+  // The product of a matmul packed into register tiles (%p, by a @pack_*register_tiles):
+  // B's panels transposed to [N/N0, K, N0]; transposes feeding the operands folded into
+  // their packs; each pack tiled over the threads; the packed contraction over threads of
+  // column panels, per register tile the whole K in registers from zeros; the unpack over
+  // the threads with the result's zero fill fused in. Yields the unpack's thread tile (to
+  // be cut into register tiles by the caller, whose sizes depend on the element type),
+  // then the thread loops and the function.
+  transform.named_sequence @schedule_packed_product(%p0: !transform.op<"linalg.generic"> {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    // Suppressed failures continue with empty handles: a padded edge whose fill does not
+    // fuse still gets its packs and unpack lowered.
+    %r:6 = transform.sequence %p0 : !transform.op<"linalg.generic"> -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op failures(suppress) {
+    ^bb0(%p: !transform.op<"linalg.generic">):
       %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-      %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
-          : (!transform.any_op) -> !transform.op<"linalg.generic">
       %pb = transform.get_producer_of_operand %p[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
       %p2, %pb2, %un = transform.structured.pack_transpose %pb with_compute_op(%p) outer_perm = [1, 0]
           : (!transform.op<"linalg.pack">, !transform.op<"linalg.generic">) -> (!transform.op<"linalg.generic">, !transform.op<"linalg.pack">, !transform.any_op)
@@ -176,11 +199,28 @@ module attributes {transform.with_named_sequence} {
             : (!transform.op<"linalg.unpack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %fr, %ftu2 = transform.structured.fuse_into_containing_op %result_fill into %ftu
           : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %tu1, %ltu0, %ltu1 = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%tu1) : (!transform.any_op) -> ()
-      %ufills = transform.structured.match ops{["linalg.fill"]} in %ltu0 : (!transform.any_op) -> !transform.any_op
-      transform.include @vectorize_whole_tiles failures(propagate) (%ufills) : (!transform.any_op) -> ()
+      transform.yield %tu, %ftu2, %fa3, %fta, %ftb, %fn : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }
+    transform.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // The rest of a packed product once its unpack is cut into register tiles (%tile, inside
+  // %tile_loop): every whole tile vectorized, the vector code lowered to FMAs in the thread
+  // loops, and the edge tiles of the packs and unpack lowered to loops.
+  transform.named_sequence @finish_packed_product(
+      %tile0: !transform.any_op {transform.consumed}, %tile_loop: !transform.any_op {transform.readonly},
+      %ftu2: !transform.any_op {transform.readonly}, %fa3: !transform.any_op {transform.readonly},
+      %fta: !transform.any_op {transform.readonly}, %ftb: !transform.any_op {transform.readonly},
+      %fn: !transform.any_op {transform.readonly}) {
+    transform.sequence %tile0 : !transform.any_op failures(suppress) {
+    ^bb0(%tile: !transform.any_op):
+      transform.include @vectorize_whole_tiles failures(propagate) (%tile) : (!transform.any_op) -> ()
+      // One loop per thread region, none when the fill could not be fused (padded edges).
+      transform.foreach %tile_loop : !transform.any_op {
+      ^bb0(%loop: !transform.any_op):
+        %ufills = transform.structured.match ops{["linalg.fill"]} in %loop : (!transform.any_op) -> !transform.any_op
+        transform.include @vectorize_whole_tiles failures(propagate) (%ufills) : (!transform.any_op) -> ()
+      }
       transform.apply_cse to %ftu2 : !transform.any_op
       transform.apply_patterns to %ftu2 {
         transform.apply_patterns.canonicalization
@@ -209,6 +249,38 @@ module attributes {transform.with_named_sequence} {
       %unpacks = transform.structured.match ops{["linalg.unpack"]} in %fn : (!transform.any_op) -> !transform.op<"linalg.unpack">
       transform.structured.lower_unpack %unpacks : (!transform.op<"linalg.unpack">)
           -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
+          : (!transform.any_op) -> !transform.op<"linalg.generic">
+      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  // As @schedule_packed_matmul for f64: 8 x N0 tiles with N0 = two f64 vectors (@f32_lanes
+  // f64 values), the same 16 vector accumulators.
+  transform.named_sequence @schedule_packed_f64_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %p = transform.include @pack_f64_matmul_register_tiles failures(propagate) (%mm)
+          : (!transform.any_op) -> !transform.op<"linalg.generic">
+      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
@@ -249,7 +321,8 @@ module attributes {transform.with_named_sequence} {
     // Packed products first: their packs absorb the transposes that feed them, which the
     // second walk would otherwise block as transposes of their own.
     %packed = transform.foreach_match in %root
-        @match_packed_matmul -> @schedule_packed_matmul
+        @match_packed_matmul -> @schedule_packed_matmul,
+        @match_packed_f64_matmul -> @schedule_packed_f64_matmul
         : (!transform.any_op) -> !transform.any_op
     %updated = transform.foreach_match in %packed
         @match_matmul -> @schedule_matmul,

@@ -99,4 +99,20 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield %tiled, %loops#0, %loops#1 : !transform.any_op, !transform.any_op, !transform.any_op
   }
+
+  // As @pack_matmul_register_tiles for f64: 8 rows x 2 f64 vectors (N0 = 8).
+  transform.named_sequence @pack_f64_matmul_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> !transform.op<"linalg.generic"> {
+    %packed = transform.structured.pack %op packed_sizes = [8, 8, 0]
+        : (!transform.any_op) -> !transform.op<"linalg.generic">
+    transform.yield %packed : !transform.op<"linalg.generic">
+  }
+
+  // As @fuse_into_register_tiles for f64 (8 x 8).
+  transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %tiled, %loops:2 = transform.structured.fuse %op tile_sizes [8, 8]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %tiled, %loops#0, %loops#1 : !transform.any_op, !transform.any_op, !transform.any_op
+  }
 }
