@@ -1,11 +1,12 @@
 """Products large enough for the packed-tile schedule, against torch.matmul.
 
-`schedules/matmul.mlir` packs a static f32 or f64 product of M, N >= 256 and K >= 128
-into register tiles (8 x N0 accumulators, N0 two vectors of the element type) and unpacks
-the result. Sizes that are no multiple of the tiles are padded inside the packing and must
-come out exact; a dynamic M keeps the unpacked schedule. The transposed products (Aᵀ·B, A·Bᵀ: `rlx.permute`
-feeding `rlx.matmul`) fold their transpose into the operand's pack. A schedule that made mlir-opt fail would fall back
-silently, so the fallback warning is an error here.
+`schedules/matmul.mlir` packs a static f32 or f64 product of M, K >= 64 and N >= 16 into
+register tiles (8 x N0 accumulators, N0 two vectors of the element type) and unpacks the
+result. Sizes that are no multiple of the tiles are padded inside the packing and must come
+out exact; a dynamic M keeps the unpacked schedule. The transposed products (Aᵀ·B, A·Bᵀ:
+`rlx.permute` feeding `rlx.matmul`) fold their transpose into the operand's pack. A
+schedule that made mlir-opt fail would fall back silently, so the fallback warning is an
+error here.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ CASES = [
     Product(256, 128, 256),  # whole tiles
     Product(257, 131, 259),  # partial tiles in M, N, padded inside the packs
     Product(300, 128, 256, dynamic_m=True),
+    Product(64, 64, 16),  # the smallest packed product
+    Product(65, 67, 17),  # partial tiles everywhere, at the thresholds
     Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
 ]
@@ -67,7 +70,9 @@ def test_packed_product_matches_pytorch(case, compile_rlx):
     assert_matches(fn(a, b), torch.matmul, (a, b))
 
 
-TRANSPOSED = [MatmulCase(m, k, n, v) for (m, k, n) in ((256, 128, 256), (257, 131, 259)) for v in ("tn", "nt")]
+TRANSPOSED = [
+    MatmulCase(m, k, n, v) for (m, k, n) in ((256, 128, 256), (257, 131, 259), (65, 67, 17)) for v in ("tn", "nt")
+]
 """Whole tiles, and partial tiles in every dimension, with the transpose absorbed by the pack."""
 
 

@@ -3,22 +3,30 @@
 // rlx.matmul, as the VJPs and the importer emit them). Entry point @apply_matmul, included
 // by main.mlir (see there for the conventions).
 //
-// matmul, large (@match_packed_matmul: static f32, M and N >= 256, K >= 128): packed
-// operands. A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors,
-// @pack_matmul_register_tiles in params), padded with zeros to whole tiles; threads over
-// N/N0, a K cache tile of 128, and per 8 x N0 tile a k loop whose accumulator stays in
-// registers (8 FMAs of one vector row each per k); then the result unpacked. Edge tiles of
-// the packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
+// matmul, large (@match_packed_matmul, @match_packed_f64_matmul: static f32 or f64, M and
+// N >= 256, K >= 128): packed operands, scheduled before the transposes so that a transpose
+// feeding an operand folds into its pack (a transposed operand is the same pack with
+// permuted dimensions; none is materialized). A into [M/8, K, 8] panels and B into
+// [N/N0, K, N0] (N0 = 2 vectors of the element type, @pack_*matmul_register_tiles in
+// params), padded with zeros to whole tiles, each pack in its own thread region; the
+// product threads over N/N0, and per 8 x N0 tile (rows outer: an A panel is reused from
+// cache across the thread's columns) a k loop over the whole K whose accumulator starts
+// from zeros in registers (the packed result's zero fill fused into the tile and folded
+// into the accumulator's first read) and stays there (8 FMAs of one vector row each per
+// k); then the result unpacked over the threads with its zero fill fused into the unpack's
+// tiles, where the tile's write overwrites it before it reaches memory. Edge tiles of the
+// packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
 // dimensions dropped here, inside the thread loops: left to main.mlir's last step, the
 // broadcasts to vector<1xN> that the vectorized packs and the k = 1 contractions hold
 // made lower_broadcast and canonicalization undo each other forever (mlir-opt out of
-// memory). 2 to 2.7x faster than the small schedule on the benchmark's shapes
-// (benchmarks/README.md).
+// memory). Measurements: benchmarks/README.md.
 //
 // matmul, small: @num_threads threads (scf.forall) over n, cache tile 32x256, register
 // tile 8x1, vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
-// Below the packed thresholds packing does not repay (512x64x512: 4x slower packed;
-// 512x128x512: even).
+// Below the packed thresholds packing does not repay (measured, one process, interleaved,
+// loaded 2-core host: 512x16x512 0.65 ms direct against 0.87 ms packed, 16x384x384 0.35
+// against 0.62 ms; above them packing won, 512x64x512 0.41 against 0.85 ms, 384x384x16
+// 0.21 against 0.99 ms, 64x512x64 0.10 against 0.12 ms).
 //
 // 2-D transpose: as loops it read its source with the row stride of the source in the
 // inner loop, a TLB miss per element (a third of a 2048x1536x384 Aᵀ·B). Here: threads over
@@ -80,7 +88,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // A product large enough to repay packing its operands (measured, see the header): M and
-  // N of at least 256, K of at least 128, of elements %bits wide.
+  // K of at least 64, N of at least 16, of elements %bits wide.
   transform.named_sequence @match_packed_product(%op: !transform.any_op {transform.readonly}, %bits: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
@@ -88,11 +96,11 @@ module attributes {transform.with_named_sequence} {
       %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
       %cols = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
-      %c128 = transform.param.constant 128 : i64 -> !transform.param<i64>
-      %c256 = transform.param.constant 256 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %rows, %c256 : !transform.param<i64>
-      transform.match.param.cmpi ge %cols, %c256 : !transform.param<i64>
-      transform.match.param.cmpi ge %k, %c128 : !transform.param<i64>
+      %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %rows, %c64 : !transform.param<i64>
+      transform.match.param.cmpi ge %cols, %c16 : !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c64 : !transform.param<i64>
       %y = transform.match.structured.result %s[0] : (!transform.any_op) -> !transform.any_value
       %width = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
       transform.match.param.cmpi eq %width, %bits : !transform.param<i64>
