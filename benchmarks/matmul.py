@@ -5,7 +5,8 @@
 Each case compiles one RLX function with the default pipeline, checks its result against
 PyTorch's, and times both in interleaved rounds on the same threads
 (`benchmarks.harness.time_interleaved`). ratio = PyTorch time / our time (> 1: faster);
-GFLOP/s counts 2*M*N*K.
+GFLOP/s counts 2*M*N*K, and "of peak" divides it by the host's measured peak FMA rate on
+the same threads (`benchmarks.peak_fma`, measured once per run).
 
 The shapes are a transformer's projections and MLP at nanoGPT's sizes (2048 tokens, width
 384, MLP width 1536) and a small product (512x64x512); each also transposed the ways the
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.harness import case_by_case_main, comparison_result, time_interleaved
+from benchmarks.harness import THREADS, case_by_case_main, comparison_result, time_interleaved
+from benchmarks.peak_fma import peak_gflops
 
 SHAPES = ((2048, 384, 1536), (2048, 1536, 384), (2048, 384, 384), (512, 64, 512))
 """(M, K, N) of each product."""
@@ -93,7 +95,16 @@ def run(case: MatmulCase, budget: float) -> dict:
     # A sum of K products in f32: about K roundings (eps 1.2e-7) of the result, with a margin.
     correct = got.shape == want.shape and error <= 1e-6 * case.k * max(1.0, float(np.max(np.abs(want))))
     medians, rounds = time_interleaved({"ours": lambda: fn(a, b), "torch": lambda: case.reference(ta, tb)}, budget_s=budget)
-    return comparison_result(case.name, medians, rounds, error, correct, compile_s, flop=2 * case.m * case.n * case.k)
+    result = comparison_result(case.name, medians, rounds, error, correct, compile_s, flop=2 * case.m * case.n * case.k)
+    return with_fraction_of_peak(result, peak_gflops(THREADS, element="float" if case.dtype == "f32" else "double"))
+
+
+def with_fraction_of_peak(result: dict, peak: float) -> dict:
+    """``result`` with both sides' GFLOP/s as a fraction of ``peak`` (printed, and kept in the results file)."""
+    fractions = {f"{side}_of_peak": result[f"{side}_gflops"] / peak for side in ("ours", "torch")}
+    print(f"{result['name']}: peak {peak:.0f} GFLOP/s, ours {fractions['ours_of_peak']:.0%} of it,"
+          f" torch {fractions['torch_of_peak']:.0%}", flush=True)
+    return {**result, "peak_gflops": peak, **fractions}
 
 
 def main(argv: list[str] | None = None) -> int:

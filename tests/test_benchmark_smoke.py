@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.cases import BATCHES, CASES, Case  # noqa: E402
-from benchmarks import matmul, sequence_ops  # noqa: E402
+from benchmarks import matmul, peak_fma, sequence_ops  # noqa: E402
 from benchmarks.harness import format_table, run_case  # noqa: E402
 
 SMALL = [
@@ -75,4 +75,11 @@ def test_matmul_case_matches_pytorch_and_is_timed(variant):
     result = matmul.run(matmul.MatmulCase(17, 3, 5, variant), budget=0.05)
     assert result["correct"], f"max error {result['max_abs_err']:.2e}"
     assert result["ours_gflops"] > 0 and result["torch_gflops"] > 0
+    assert result["peak_gflops"] > 0 and 0 < result["ours_of_peak"] and 0 < result["torch_of_peak"]
     json.dumps(result)
+
+
+@pytest.mark.parametrize("element", ["float", "double"])
+def test_peak_fma_kernel_compiles_and_runs(element):
+    """The peak-FMA kernel goes through our llc and linker and returns a rate."""
+    assert peak_fma.peak_gflops(1, seconds=0.01, element=element) > 0

@@ -2,23 +2,23 @@
 
 // A product large enough to pack (M, N >= 256, K >= 128, f32), 256x128 @ 128x256, with
 // @f32_lanes = 8 (N0 = 16): A packed into 8-row panels (16x8 transposed blocks), B into
-// 16-column panels, then per 8x16 register tile a k loop carrying the accumulator in
-// registers, 8 FMAs of vector<16xf32> per k, and the unpack of whole 8x16 tiles. Every
-// loop is a thread loop or holds vector code: no linalg op is left but the fills.
+// 16-column panels, then per 8x16 register tile a k loop whose accumulator starts from
+// zeros in registers (the packed result's zero fill folded away), 8 FMAs of
+// vector<16xf32> per k, and the unpack of whole 8x16 tiles, with the result's zero fill
+// folded into the tile's write: no linalg op is left, not even a fill.
 // CHECK-LABEL: func.func @packed
+// CHECK:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x16xf32>
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         vector.transfer_write {{.*}} : vector<16x8xf32>, memref<1x16x8xf32, {{.*}}>
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         vector.transfer_write {{.*}} : vector<16x16xf32>, memref<1x16x16xf32, {{.*}}>
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x16xf32>)
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x16xf32>)
 // CHECK-COUNT-8:   vector.fma {{.*}} : vector<16xf32>
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         vector.transfer_write {{.*}} : vector<8x16xf32>, memref<8x16xf32, {{.*}}>
-// CHECK-NOT:   linalg.matmul
-// CHECK-NOT:   linalg.generic
-// CHECK-NOT:   linalg.pack
-// CHECK-NOT:   linalg.unpack
+// CHECK-NOT:   linalg.
+// CHECK:       return
 
 // Sizes the tiles do not divide (257 rows, 131 k): the packs pad the edge tiles, which stay
 // loops (lowered to pad/transpose), while whole tiles and the register tiles are vector code.
@@ -27,6 +27,18 @@
 // CHECK-NOT:   linalg.pack
 // CHECK-NOT:   linalg.unpack
 // CHECK-NOT:   linalg.matmul
+
+// A·Bᵀ, B stored N x K: the transpose is absorbed by B's pack (its 16x16 blocks read
+// transposed), so no transpose op and no transposed copy of B is left.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         vector.transfer_write {{.*}} : vector<16x8xf32>, memref<1x16x8xf32, {{.*}}>
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         vector.transfer_read {{.*}} : memref<16x16xf32, strided<[128, 1], {{.*}}>, vector<16x16xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<16x16xf32>, memref<1x16x16xf32, {{.*}}>
+// CHECK:       vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:   linalg.
+// CHECK:       return
 
 func.func @packed(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %0 = tensor.empty() : tensor<256x256xf32>
@@ -42,4 +54,14 @@ func.func @padded(%a: tensor<257x131xf32>, %b: tensor<131x256xf32>) -> tensor<25
   %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<257x256xf32>) -> tensor<257x256xf32>
   %y = linalg.matmul ins(%a, %b : tensor<257x131xf32>, tensor<131x256xf32>) outs(%2 : tensor<257x256xf32>) -> tensor<257x256xf32>
   return %y : tensor<257x256xf32>
+}
+
+func.func @transposed_b(%a: tensor<256x128xf32>, %bt: tensor<256x128xf32>) -> tensor<256x256xf32> {
+  %e = tensor.empty() : tensor<128x256xf32>
+  %b = linalg.transpose ins(%bt : tensor<256x128xf32>) outs(%e : tensor<128x256xf32>) permutation = [1, 0]
+  %0 = tensor.empty() : tensor<256x256xf32>
+  %1 = arith.constant 0.000000e+00 : f32
+  %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %y = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%2 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %y : tensor<256x256xf32>
 }

@@ -1,14 +1,14 @@
 // RUN: mlir-opt %s --transform-preload-library=transform-library-paths=%schedules --transform-interpreter | FileCheck %s
 
 // The `optimizing` pipelines' schedule (main.mlir and its libraries) on rlx.matmul as
-// convert-rlx-to-linalg emits it (linalg.matmul of a zero fill), 64x96 @ 96x128: threads
-// over n, a 32-column cache tile, 8 rows x 1 k per register tile; the contraction's rows
-// become FMAs on whole rows of the tile.
+// convert-rlx-to-linalg emits it (linalg.matmul of a zero fill), 64x48 @ 48x128 (K below
+// the packing threshold of 64): threads over n, a 32-column cache tile, 8 rows x 1 k per
+// register tile; the contraction's rows become FMAs on whole rows of the tile.
 // CHECK-LABEL: func.func @mm
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c32
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
-// CHECK:             scf.for %{{.*}} = %c0 to %c96 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c48 step %c1
 // CHECK-COUNT-8:       vector.fma {{.*}} : vector<32xf32>
 // CHECK:               vector.transfer_write {{.*}} : vector<8x32xf32>
 
@@ -24,11 +24,11 @@
 // CHECK:       linalg.matmul
 
 builtin.module {
-  func.func @mm(%a: tensor<64x96xf32>, %b: tensor<96x128xf32>) -> tensor<64x128xf32> {
+  func.func @mm(%a: tensor<64x48xf32>, %b: tensor<48x128xf32>) -> tensor<64x128xf32> {
     %0 = tensor.empty() : tensor<64x128xf32>
     %1 = arith.constant 0.000000e+00 : f32
     %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<64x128xf32>) -> tensor<64x128xf32>
-    %y = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x128xf32>) outs(%2 : tensor<64x128xf32>) -> tensor<64x128xf32>
+    %y = linalg.matmul ins(%a, %b : tensor<64x48xf32>, tensor<48x128xf32>) outs(%2 : tensor<64x128xf32>) -> tensor<64x128xf32>
     func.return %y : tensor<64x128xf32>
   }
   func.func @outer_product(%a: tensor<?x1xf32>, %b: tensor<1x9xf32>) -> tensor<?x9xf32> {

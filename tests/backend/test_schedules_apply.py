@@ -521,7 +521,13 @@ CASES: list[Case] = [
             Absent("conv tiles", r"linalg\.generic"),
         ),
     ),
-    Case("matmul_64x96x128", matmul("mm", (64, 96), (96, 128), (64, 128)), MATMUL),
+    # K = 48: below the packing threshold (K >= 64), the direct register-tiled form.
+    Case("matmul_64x48x128", matmul("mm", (64, 48), (48, 128), (64, 128)), MATMUL),
+    Case(
+        "matmul_packed_64x96x128", matmul("mm_packed", (64, 96), (96, 128), (64, 128)),
+        (Threaded("packed register tiles of FMAs", r"vector\.fma .* : vector<\d+xf32>"),
+         Absent("matmul", r"linalg\.(matmul|pack|unpack|fill)")),
+    ),
     Case(
         "matmul_batched_2x64x96x128", matmul("bmm", (2, 64, 96), (2, 96, 128), (2, 64, 128)),
         (Threaded("FMAs", r"vector\.fma .* : vector<\d+xf32>"), Absent("batched product", r"linalg\.generic")),

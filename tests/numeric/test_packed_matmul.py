@@ -1,16 +1,20 @@
 """Products large enough for the packed-tile schedule, against torch.matmul.
 
-`schedules/matmul.mlir` packs a static f32 product of M, N >= 256 and K >= 128 into
-register tiles (8 x N0 accumulators, N0 two vectors) and unpacks the result. Sizes that are
-no multiple of the tiles are padded inside the packing and must come out exact; a dynamic M
-and f64 keep the unpacked schedule. A schedule that made mlir-opt fail would fall back
-silently, so the fallback warning is an error here.
+`schedules/matmul.mlir` packs a static f32 or f64 product of M, K >= 64 and N >= 16 into
+register tiles (8 x N0 accumulators, N0 two vectors of the element type) and unpacks the
+result. Sizes that are no multiple of the tiles are padded inside the packing and must come
+out exact; a dynamic M keeps the unpacked schedule. The transposed products (Aᵀ·B, A·Bᵀ:
+`rlx.permute` feeding `rlx.matmul`) fold their transpose into the operand's pack. A
+schedule that made mlir-opt fail would fall back silently, so the fallback warning is an
+error here.
 """
 
 from __future__ import annotations
 
+import sys
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +22,10 @@ import torch
 
 from oracle import assert_matches
 from rlx_mlir.backend.compile import PipelineFallbackWarning
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from benchmarks.matmul import MatmulCase  # noqa: E402  (the case and its source are the benchmark's)
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,9 @@ CASES = [
     Product(256, 128, 256),  # whole tiles
     Product(257, 131, 259),  # partial tiles in M, N, padded inside the packs
     Product(300, 128, 256, dynamic_m=True),
+    Product(64, 64, 16),  # the smallest packed product
+    Product(65, 67, 17),  # partial tiles everywhere, at the thresholds
+    Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
 ]
 
@@ -57,3 +68,19 @@ def test_packed_product_matches_pytorch(case, compile_rlx):
         warnings.simplefilter("error", PipelineFallbackWarning)
         fn = compile_rlx(case.source())["f"]
     assert_matches(fn(a, b), torch.matmul, (a, b))
+
+
+TRANSPOSED = [
+    MatmulCase(m, k, n, v) for (m, k, n) in ((256, 128, 256), (257, 131, 259), (65, 67, 17)) for v in ("tn", "nt")
+]
+"""Whole tiles, and partial tiles in every dimension, with the transpose absorbed by the pack."""
+
+
+@pytest.mark.parametrize("case", TRANSPOSED, ids=lambda case: case.name)
+def test_packed_transposed_product_matches_pytorch(case, compile_rlx):
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(shape).astype(np.float32) for shape in case.stored)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PipelineFallbackWarning)
+        fn = compile_rlx(case.source())["f"]
+    assert_matches(fn(a, b), case.reference, (a, b))

@@ -3,22 +3,30 @@
 // rlx.matmul, as the VJPs and the importer emit them). Entry point @apply_matmul, included
 // by main.mlir (see there for the conventions).
 //
-// matmul, large (@match_packed_matmul: static f32, M and N >= 256, K >= 128): packed
-// operands. A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors,
-// @pack_matmul_register_tiles in params), padded with zeros to whole tiles; threads over
-// N/N0, a K cache tile of 128, and per 8 x N0 tile a k loop whose accumulator stays in
-// registers (8 FMAs of one vector row each per k); then the result unpacked. Edge tiles of
-// the packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
+// matmul, large (@match_packed_matmul, @match_packed_f64_matmul: static f32 or f64, M and
+// N >= 256, K >= 128): packed operands, scheduled before the transposes so that a transpose
+// feeding an operand folds into its pack (a transposed operand is the same pack with
+// permuted dimensions; none is materialized). A into [M/8, K, 8] panels and B into
+// [N/N0, K, N0] (N0 = 2 vectors of the element type, @pack_*matmul_register_tiles in
+// params), padded with zeros to whole tiles, each pack in its own thread region; the
+// product threads over N/N0, and per 8 x N0 tile (rows outer: an A panel is reused from
+// cache across the thread's columns) a k loop over the whole K whose accumulator starts
+// from zeros in registers (the packed result's zero fill fused into the tile and folded
+// into the accumulator's first read) and stays there (8 FMAs of one vector row each per
+// k); then the result unpacked over the threads with its zero fill fused into the unpack's
+// tiles, where the tile's write overwrites it before it reaches memory. Edge tiles of the
+// packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
 // dimensions dropped here, inside the thread loops: left to main.mlir's last step, the
 // broadcasts to vector<1xN> that the vectorized packs and the k = 1 contractions hold
 // made lower_broadcast and canonicalization undo each other forever (mlir-opt out of
-// memory). 2 to 2.7x faster than the small schedule on the benchmark's shapes
-// (benchmarks/README.md).
+// memory). Measurements: benchmarks/README.md.
 //
 // matmul, small: @num_threads threads (scf.forall) over n, cache tile 32x256, register
 // tile 8x1, vectorize, reduction_to_contract, hoisted accumulators, outer-product FMAs.
-// Below the packed thresholds packing does not repay (512x64x512: 4x slower packed;
-// 512x128x512: even).
+// Below the packed thresholds packing does not repay (measured, one process, interleaved,
+// loaded 2-core host: 512x16x512 0.65 ms direct against 0.87 ms packed, 16x384x384 0.35
+// against 0.62 ms; above them packing won, 512x64x512 0.41 against 0.85 ms, 384x384x16
+// 0.21 against 0.99 ms, 64x512x64 0.10 against 0.12 ms).
 //
 // 2-D transpose: as loops it read its source with the row stride of the source in the
 // inner loop, a TLB miss per element (a third of a 2048x1536x384 Aᵀ·B). Here: threads over
@@ -32,6 +40,11 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @f32_lanes() -> !transform.param<i64>
   transform.named_sequence @f32_lanes_x2() -> !transform.param<i64>
   transform.named_sequence @pack_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
+  transform.named_sequence @pack_f64_matmul_register_tiles(%op: !transform.any_op {transform.consumed}) -> !transform.op<"linalg.generic">
+  transform.named_sequence @fuse_into_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
@@ -75,26 +88,38 @@ module attributes {transform.with_named_sequence} {
   }
 
   // A product large enough to repay packing its operands (measured, see the header): M and
-  // N of at least 256, K of at least 128, f32 (an 8 x N0 f64 accumulator would take the
-  // whole register file).
-  transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // K of at least 64, N of at least 16, of elements %bits wide.
+  transform.named_sequence @match_packed_product(%op: !transform.any_op {transform.readonly}, %bits: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
     %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
       %cols = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
       %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
-      %c128 = transform.param.constant 128 : i64 -> !transform.param<i64>
-      %c256 = transform.param.constant 256 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %rows, %c256 : !transform.param<i64>
-      transform.match.param.cmpi ge %cols, %c256 : !transform.param<i64>
-      transform.match.param.cmpi ge %k, %c128 : !transform.param<i64>
+      %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %rows, %c64 : !transform.param<i64>
+      transform.match.param.cmpi ge %cols, %c16 : !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c64 : !transform.param<i64>
       %y = transform.match.structured.result %s[0] : (!transform.any_op) -> !transform.any_value
-      %bits = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
-      %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %bits, %c32 : !transform.param<i64>
+      %width = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
+      transform.match.param.cmpi eq %width, %bits : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %c32)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_f64_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %c64)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.yield %m : !transform.any_op
   }
 
@@ -107,33 +132,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
-    transform.sequence %op : !transform.any_op failures(suppress) {
-    ^bb0(%mm: !transform.any_op):
+  // The product of a matmul packed into register tiles (%p, by a @pack_*register_tiles):
+  // B's panels transposed to [N/N0, K, N0]; transposes feeding the operands folded into
+  // their packs; each pack tiled over the threads; the packed contraction over threads of
+  // column panels, per register tile the whole K in registers from zeros; the unpack over
+  // the threads with the result's zero fill fused in. Yields the unpack's thread tile (to
+  // be cut into register tiles by the caller, whose sizes depend on the element type),
+  // then the thread loops and the function.
+  transform.named_sequence @schedule_packed_product(%p0: !transform.op<"linalg.generic"> {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    // Suppressed failures continue with empty handles: a padded edge whose fill does not
+    // fuse still gets its packs and unpack lowered.
+    %r:6 = transform.sequence %p0 : !transform.op<"linalg.generic"> -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op failures(suppress) {
+    ^bb0(%p: !transform.op<"linalg.generic">):
       %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
-      %n0 = transform.include @f32_lanes_x2 failures(propagate) () : () -> !transform.param<i64>
-      %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
-          : (!transform.any_op) -> !transform.op<"linalg.generic">
       %pb = transform.get_producer_of_operand %p[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
       %p2, %pb2, %un = transform.structured.pack_transpose %pb with_compute_op(%p) outer_perm = [1, 0]
           : (!transform.op<"linalg.pack">, !transform.op<"linalg.generic">) -> (!transform.op<"linalg.generic">, !transform.op<"linalg.pack">, !transform.any_op)
+      %fn = transform.get_parent_op %p2 {op_name = "func.func"} : (!transform.op<"linalg.generic">) -> !transform.any_op
+      // A transposed operand (Aᵀ·B, A·Bᵀ) is the same pack with permuted dimensions.
+      transform.apply_patterns to %fn {
+        transform.apply_patterns.tensor.fold_into_pack_and_unpack
+      } : !transform.any_op
       %pa = transform.get_producer_of_operand %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %pb3 = transform.get_producer_of_operand %p2[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
       %pc = transform.get_producer_of_operand %p2[2] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
+      %init = transform.get_producer_of_operand %pc[0] : (!transform.op<"linalg.pack">) -> !transform.any_op
       %unpack = transform.get_consumers_of_result %p2[0] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.unpack">
+      // The operands' packs, each in its own thread region, before the product's tiles
+      // fuse their producers.
+      %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
+      %tb, %ftb = transform.structured.tile_using_forall %pb3 num_threads [%threads]
+            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      // The product: threads over column panels; in each, per 8 x N0 tile (rows outer, so
+      // an A panel is reused from L1 across the thread's columns), the accumulator's zero
+      // fill fused in and the whole K in registers.
       %t0, %fa = transform.structured.tile_using_forall %p2 num_threads [0, %threads]
             : (!transform.op<"linalg.generic">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %t1, %lk = transform.structured.tile_using_for %t0 tile_sizes [0, 0, 128] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %t2, %lmn:2 = transform.structured.tile_using_for %t1 tile_sizes [1, 1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t3, %lk1 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.structured.vectorize %t3 : !transform.any_op
-      transform.include @vector_contractions failures(propagate) (%fa) : (!transform.any_op) -> ()
-      transform.apply_patterns to %fa {
-        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.include @hoist_accumulators failures(propagate) (%lk1) : (!transform.any_op) -> ()
-      %init = transform.get_producer_of_operand %pc[0] : (!transform.op<"linalg.pack">) -> !transform.any_op
       %fc, %fa2 = transform.structured.fuse_into_containing_op %pc into %fa
           : (!transform.op<"linalg.pack">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %fi, %fa3 = transform.structured.fuse_into_containing_op %init into %fa2
@@ -141,22 +181,60 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %fa3 {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
-      %fn = transform.get_parent_op %fa3 {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-      transform.apply_dce to %fn : !transform.any_op
-      %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
-            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
-      %tb, %ftb = transform.structured.tile_using_forall %pb2 num_threads [%threads]
-            : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      %t1, %lmn:2 = transform.structured.fuse %t0 tile_sizes [1, 1, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %t2, %lk = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.structured.vectorize %t2 : !transform.any_op
+      %fills = transform.structured.match ops{["linalg.fill"]} in %fa3 : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_whole_tiles failures(propagate) (%fills) : (!transform.any_op) -> ()
+      transform.include @vector_contractions failures(propagate) (%fa3) : (!transform.any_op) -> ()
+      transform.apply_patterns to %fa3 {
+        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.include @hoist_accumulators failures(propagate) (%lk) : (!transform.any_op) -> ()
+      // CSE first: the zero fill's write and the accumulator's read fold into each other
+      // only when they name the same index values.
+      transform.apply_cse to %fa3 : !transform.any_op
+      transform.apply_patterns to %fa3 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      // The unpack, with the result's zero fill fused into its tiles: the tile's write
+      // overwrites the zeros before they reach memory.
+      %result_fill = transform.get_producer_of_operand %unpack[1] : (!transform.op<"linalg.unpack">) -> !transform.any_op
       %tu, %ftu = transform.structured.tile_using_forall %unpack num_threads [%threads]
             : (!transform.op<"linalg.unpack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %tu1, %ltu:2 = transform.structured.tile_using_for %tu tile_sizes [8, %n0]
-          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%tu1) : (!transform.any_op) -> ()
-      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu : !transform.any_op
+      %fr, %ftu2 = transform.structured.fuse_into_containing_op %result_fill into %ftu
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield %tu, %ftu2, %fa3, %fta, %ftb, %fn : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }
+    transform.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // The rest of a packed product once its unpack is cut into register tiles (%tile, inside
+  // %tile_loop): every whole tile vectorized, the vector code lowered to FMAs in the thread
+  // loops, and the edge tiles of the packs and unpack lowered to loops.
+  transform.named_sequence @finish_packed_product(
+      %tile0: !transform.any_op {transform.consumed}, %tile_loop: !transform.any_op {transform.readonly},
+      %ftu2: !transform.any_op {transform.readonly}, %fa3: !transform.any_op {transform.readonly},
+      %fta: !transform.any_op {transform.readonly}, %ftb: !transform.any_op {transform.readonly},
+      %fn: !transform.any_op {transform.readonly}) {
+    transform.sequence %tile0 : !transform.any_op failures(suppress) {
+    ^bb0(%tile: !transform.any_op):
+      transform.include @vectorize_whole_tiles failures(propagate) (%tile) : (!transform.any_op) -> ()
+      // One loop per thread region, none when the fill could not be fused (padded edges).
+      transform.foreach %tile_loop : !transform.any_op {
+      ^bb0(%loop: !transform.any_op):
+        %ufills = transform.structured.match ops{["linalg.fill"]} in %loop : (!transform.any_op) -> !transform.any_op
+        transform.include @vectorize_whole_tiles failures(propagate) (%ufills) : (!transform.any_op) -> ()
+      }
+      transform.apply_cse to %ftu2 : !transform.any_op
+      transform.apply_patterns to %ftu2 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_dce to %fn : !transform.any_op
+      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu2 : !transform.any_op
       transform.apply_patterns to %all {
         transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
         transform.apply_patterns.vector.lower_outerproduct
@@ -179,6 +257,38 @@ module attributes {transform.with_named_sequence} {
       %unpacks = transform.structured.match ops{["linalg.unpack"]} in %fn : (!transform.any_op) -> !transform.op<"linalg.unpack">
       transform.structured.lower_unpack %unpacks : (!transform.op<"linalg.unpack">)
           -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
+          : (!transform.any_op) -> !transform.op<"linalg.generic">
+      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  // As @schedule_packed_matmul for f64: 8 x N0 tiles with N0 = two f64 vectors (@f32_lanes
+  // f64 values), the same 16 vector accumulators.
+  transform.named_sequence @schedule_packed_f64_matmul(%op: !transform.any_op {transform.consumed}) {
+    transform.sequence %op : !transform.any_op failures(suppress) {
+    ^bb0(%mm: !transform.any_op):
+      %p = transform.include @pack_f64_matmul_register_tiles failures(propagate) (%mm)
+          : (!transform.any_op) -> !transform.op<"linalg.generic">
+      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
@@ -216,8 +326,13 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @apply_matmul(%root: !transform.any_op {transform.consumed}) -> !transform.any_op {
-    %updated = transform.foreach_match in %root
+    // Packed products first: their packs absorb the transposes that feed them, which the
+    // second walk would otherwise block as transposes of their own.
+    %packed = transform.foreach_match in %root
         @match_packed_matmul -> @schedule_packed_matmul,
+        @match_packed_f64_matmul -> @schedule_packed_f64_matmul
+        : (!transform.any_op) -> !transform.any_op
+    %updated = transform.foreach_match in %packed
         @match_matmul -> @schedule_matmul,
         @match_matrix_transpose -> @schedule_matrix_transpose
         : (!transform.any_op) -> !transform.any_op

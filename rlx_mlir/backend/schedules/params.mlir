@@ -88,4 +88,31 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.op<"linalg.generic">
     transform.yield %packed : !transform.op<"linalg.generic">
   }
+
+  // %op (a matmul's linalg.unpack) tiled by register tiles of 8 rows x 2 vectors
+  // (16), with the producers of its slices fused into the tile loops: the zero fill of
+  // its destination, which the tile's write then overwrites in registers (no second pass).
+  // The sizes are an attribute: transform.structured.fuse takes no params in MLIR 22.
+  transform.named_sequence @fuse_into_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %tiled, %loops:2 = transform.structured.fuse %op tile_sizes [8, 16]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %tiled, %loops#0, %loops#1 : !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // As @pack_matmul_register_tiles for f64: 8 rows x 2 f64 vectors (N0 = 8).
+  transform.named_sequence @pack_f64_matmul_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> !transform.op<"linalg.generic"> {
+    %packed = transform.structured.pack %op packed_sizes = [8, 8, 0]
+        : (!transform.any_op) -> !transform.op<"linalg.generic">
+    transform.yield %packed : !transform.op<"linalg.generic">
+  }
+
+  // As @fuse_into_register_tiles for f64 (8 x 8).
+  transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %tiled, %loops:2 = transform.structured.fuse %op tile_sizes [8, 8]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %tiled, %loops#0, %loops#1 : !transform.any_op, !transform.any_op, !transform.any_op
+  }
 }
