@@ -14,27 +14,27 @@
 // CHECK:       linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:    ins(%do, %o : tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>)
-// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<2x4x8x16xf32>, tensor<2x2x128x16xf32>, tensor<2x2x128x8xf32>)
-// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x64x16xf32>) outs(%{{.*}}:tensor<4x16x64xf32>) permutation = [0, 2, 1]
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<2x4x8x16xf32>, tensor<2x2x96x16xf32>, tensor<2x2x96x8xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x32x16xf32>) outs(%{{.*}}:tensor<4x16x32xf32>) permutation = [0, 2, 1]
 // CHECK:         linalg.generic {indexing_maps = [[BMM:\[affine_map<\(d0, d1, d2, d3\) -> \(d0, d1, d3\)>, affine_map<\(d0, d1, d2, d3\) -> \(d0, d3, d2\)>, affine_map<\(d0, d1, d2, d3\) -> \(d0, d1, d2\)>\]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x16xf32>, tensor<4x16x64xf32>) outs(%{{.*}} : tensor<4x16x64xf32>)
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x16xf32>, tensor<4x16x32xf32>) outs(%{{.*}} : tensor<4x16x32xf32>)
 // CHECK:         math.exp
-// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x64xf32>) outs(%{{.*}}:tensor<4x64x16xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x32xf32>) outs(%{{.*}}:tensor<4x32x16xf32>) permutation = [0, 2, 1]
 // CHECK:         linalg.generic {indexing_maps = [[BMM]]
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x64x16xf32>, tensor<4x16x8xf32>) outs(%{{.*}} : tensor<4x64x8xf32>)
-// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x64x8xf32>) outs(%{{.*}}:tensor<4x8x64xf32>) permutation = [0, 2, 1]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x32x16xf32>, tensor<4x16x8xf32>) outs(%{{.*}} : tensor<4x32x8xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x32x8xf32>) outs(%{{.*}}:tensor<4x8x32xf32>) permutation = [0, 2, 1]
 // CHECK:         linalg.generic {indexing_maps = [[BMM]]
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x8xf32>, tensor<4x8x64xf32>) outs(%{{.*}} : tensor<4x16x64xf32>)
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x8xf32>, tensor<4x8x32xf32>) outs(%{{.*}} : tensor<4x16x32xf32>)
 // CHECK:         linalg.generic {indexing_maps = [[BMM]]
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x64xf32>, tensor<4x64x16xf32>) outs(%{{.*}} : tensor<4x16x16xf32>)
-// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x64xf32>) outs(%{{.*}}:tensor<4x64x16xf32>) permutation = [0, 2, 1]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x16x32xf32>, tensor<4x32x16xf32>) outs(%{{.*}} : tensor<4x16x16xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}}:tensor<4x16x32xf32>) outs(%{{.*}}:tensor<4x32x16xf32>) permutation = [0, 2, 1]
 // CHECK:         linalg.generic {indexing_maps = [[BMM]]
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x64x16xf32>, tensor<4x16x16xf32>) outs(%{{.*}} : tensor<4x64x16xf32>)
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<4x32x16xf32>, tensor<4x16x16xf32>) outs(%{{.*}} : tensor<4x32x16xf32>)
 // CHECK:         tensor.insert_slice
 // CHECK:         tensor.insert_slice
 // CHECK:         scf.yield
-// CHECK:       tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 2, 70, 16] [1, 1, 1, 1] : tensor<2x2x128x16xf32> to tensor<2x2x70x16xf32>
-// CHECK:       tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 2, 70, 8] [1, 1, 1, 1] : tensor<2x2x128x8xf32> to tensor<2x2x70x8xf32>
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 2, 70, 16] [1, 1, 1, 1] : tensor<2x2x96x16xf32> to tensor<2x2x70x16xf32>
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 2, 70, 8] [1, 1, 1, 1] : tensor<2x2x96x8xf32> to tensor<2x2x70x8xf32>
 // CHECK-NOT:   x8x70x
 // CHECK-NOT:   rlx.
 func.func @attention_backward_blocks(%do: tensor<2x4x8x8xf32>, %q: tensor<2x4x8x16xf32>, %k: tensor<2x2x70x16xf32>, %v: tensor<2x2x70x8xf32>, %o: tensor<2x4x8x8xf32>, %l: tensor<2x4x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x2x70x16xf32>, tensor<2x2x70x8xf32>) {
