@@ -24,20 +24,20 @@ func.func @conv_s2_to_4_columns(%x: tensor<2x4x8x8xf32>, %w: tensor<8x4x4x4xf32>
 
 // -----
 
-// A dilated stride-1 conv to 3-column rows (a strided conv's double backward): the same
-// matmul, the taps at o + 2*kh.
-// CHECK-LABEL: func.func @conv_dilated_to_3_columns
-// CHECK:       affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, (d4 + (d1 * 2)), (d5 + (d2 * 2)))>
+// Stride 3 with dilation 2 to 3-column rows: the same matmul, the taps at o*3 + kh*2.
+// CHECK-LABEL: func.func @conv_s3_dilated_to_3_columns
+// CHECK:       affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, ((d4 * 3) + (d1 * 2)), ((d5 * 3) + (d2 * 2)))>
 // CHECK:       linalg.matmul
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
-func.func @conv_dilated_to_3_columns(%x: tensor<3x2x7x7xf32>, %w: tensor<5x2x3x3xf32>) -> tensor<3x5x3x3xf32> {
-  %y = rlx.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [2, 2] : (tensor<3x2x7x7xf32>, tensor<5x2x3x3xf32>) -> tensor<3x5x3x3xf32>
+func.func @conv_s3_dilated_to_3_columns(%x: tensor<3x2x11x11xf32>, %w: tensor<5x2x3x3xf32>) -> tensor<3x5x3x3xf32> {
+  %y = rlx.conv2d %x, %w stride [3, 3] padding [0, 0] dilation [2, 2] : (tensor<3x2x11x11xf32>, tensor<5x2x3x3xf32>) -> tensor<3x5x3x3xf32>
   return %y : tensor<3x5x3x3xf32>
 }
 
 // -----
 
-// Rows of 5 columns, or a dynamic batch, keep the stride phases.
+// Rows of 5 columns, or a dynamic batch, keep the stride phases; a stride-1 conv to
+// 4-column rows keeps the named conv.
 // CHECK-LABEL: func.func @conv_s2_to_5_columns
 // CHECK-NOT:   linalg.matmul
 // CHECK-COUNT-4: linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>
@@ -51,4 +51,12 @@ func.func @conv_s2_to_5_columns(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x4x4xf3
 func.func @conv_s2_dynamic_batch(%x: tensor<?x4x8x8xf32>, %w: tensor<8x4x4x4xf32>) -> tensor<?x8x4x4xf32> {
   %y = rlx.conv2d %x, %w stride [2, 2] padding [1, 1] : (tensor<?x4x8x8xf32>, tensor<8x4x4x4xf32>) -> tensor<?x8x4x4xf32>
   return %y : tensor<?x8x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @conv_dilated_stride_1_to_4_columns
+// CHECK-NOT:   linalg.matmul
+// CHECK:       linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
+func.func @conv_dilated_stride_1_to_4_columns(%x: tensor<3x2x8x8xf32>, %w: tensor<5x2x3x3xf32>) -> tensor<3x5x4x4xf32> {
+  %y = rlx.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [2, 2] : (tensor<3x2x8x8xf32>, tensor<5x2x3x3xf32>) -> tensor<3x5x4x4xf32>
+  return %y : tensor<3x5x4x4xf32>
 }

@@ -1,4 +1,4 @@
-"""A 2-D convolution with narrow output rows as one matmul over its patches.
+"""A strided 2-D convolution with narrow output rows as one matmul over its patches.
 
     y[n, f, o, p] = sum_{c, kh, kw} w[f, (c, kh, kw)] * cols[(c, kh, kw), (n, o, p)]
     cols[(c, kh, kw), (n, o, p)] = xpad[n, c, o*s + kh*d, p*s' + kw*d']
@@ -9,14 +9,16 @@ row read once per tap), so the conv is the plain `linalg.matmul` w [F, C*KH*KW] 
 
 Why: the native backend's conv schedule runs vector lanes along the output row, and a row
 narrower than its short vector is widened to one (zero columns, the result sliced back).
-At a 4-column row (DCGAN's last stride-2 conv, 8x8 -> 4x4, and the dilated convs that the
-double backward of such a conv makes) half of every FMA computed padding, and a strided
-conv's four stride phases each added a pad, a fill and a copy: 9-15 GFLOP/s. As a matmul
-the whole contraction is one long row of N*Ho*Wo columns, which the matmul schedule packs:
-about 3x faster for 16x128x8x8 * 256x128x4x4 (benchmarks/README.md).
+At a 4-column row (DCGAN's last stride-2 conv, 8x8 -> 4x4) half of every FMA computed
+padding, and each of its four stride phases added a pad, a fill and a copy: 9 GFLOP/s.
+As a matmul the whole contraction is one long row of N*Ho*Wo columns, which the matmul
+schedule packs: 2.5x faster for 16x128x8x8 * 256x128x4x4 (benchmarks/README.md).
 
-Only rows at most half a short vector wide: a 7-column row wastes one column in eight,
-and the direct schedule then has no copy of the input to make.
+Only strided convs (`forward.ConvToLinalg` asks), whose alternative is the phases: the
+dilated stride-1 convs of the same step's double backward measured 1.3x faster
+(128x16x8x8 * 256x16x4x4), 0.9x (64x16x16x16 * 128x16x8x8) and 0.4x (3x16x32x32 *
+64x16x16x16: a 48-column matmul) as matmuls. Only rows at most half a short vector
+wide: a 7-column row wastes one column in eight.
 """
 
 from __future__ import annotations
