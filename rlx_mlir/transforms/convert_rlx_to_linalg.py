@@ -59,7 +59,8 @@ class ConvertRlxToLinalgPass(CheckedOptions):
     Option `strided-conv`: `direct` (a strided conv stays one strided named op) or `phases`
     (a 2-D strided conv of one group becomes a stride-1 conv per stride phase of its input,
     `conv.stride_phases`; the native backend's choice, as its schedules vectorize stride-1
-    rows).
+    rows; with it, a strided one-group 2-D conv whose output rows are too narrow for them
+    is one matmul over its patches, `conv.narrow_rows`).
     """
 
     name = "convert-rlx-to-linalg"

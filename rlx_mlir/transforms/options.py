@@ -27,7 +27,8 @@ ConvInput = Literal["direct", "transpose"]
 """`conv-input`: the adjoint conv in gather form, or a transposed conv."""
 
 StridedConv = Literal["direct", "phases"]
-"""`strided-conv`: one strided named conv, or a stride-1 conv per stride phase of x."""
+"""`strided-conv`: one strided named conv, or a stride-1 conv per stride phase of x (the
+backend's form, which also makes a strided conv with narrow output rows a matmul)."""
 
 PoolTies = Literal["first", "all"]
 """`pool-ties`: the gradient goes to the first maximum (PyTorch), or to every tied one."""

@@ -39,7 +39,8 @@ CONFIGS = [
 ]
 
 
-def _source(n, c, f, hw, k, s, p, d, dtype, dynamic) -> tuple[str, tuple, tuple]:
+def conv2d_source(n, c, f, hw, k, s, p, d, dtype, dynamic=False) -> tuple[str, tuple, tuple]:
+    """The text of `f(x, w) = rlx.conv2d(x, w)` and the shapes of x and w."""
     window = Window.of(k, s, p, d)
     out = window.output_size(hw)
     xs, ws, ys = (n, c, *hw), (f, c, *k), (n, f, *out)
@@ -57,7 +58,7 @@ def _source(n, c, f, hw, k, s, p, d, dtype, dynamic) -> tuple[str, tuple, tuple]
 @pytest.mark.parametrize("config", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_strided_conv_matches_pytorch(config, dtype, dynamic, form):
     _, n, c, f, hw, k, s, p, d = config
-    text, xs, ws = _source(n, c, f, hw, k, s, p, d, dtype, dynamic)
+    text, xs, ws = conv2d_source(n, c, f, hw, k, s, p, d, dtype, dynamic)
     fn = compile_module(lower_to_linalg(text, strided_conv=form))["f"]
     rng = np.random.default_rng(0)
     x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype)
@@ -69,7 +70,7 @@ def test_strided_conv_matches_pytorch(config, dtype, dynamic, form):
 
 
 def _phase_form(hw: tuple[int, int], c: int, f: int) -> str:
-    text, _, _ = _source(2, c, f, hw, (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), np.float32, False)
+    text, _, _ = conv2d_source(2, c, f, hw, (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), np.float32, False)
     return module_text(lower_to_linalg(text, strided_conv="phases"))
 
 

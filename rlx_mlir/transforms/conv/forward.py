@@ -5,7 +5,8 @@ Upstream named ops where MLIR (and xDSL) has one (`linalg.conv_2d_nchw_fchw`,
 outputs are indexed by loop dimensions only. Padding is an explicit zero `tensor.pad` per
 side. Groups are a loop dimension (expand_shape in, collapse_shape out), never a Python
 loop, so the IR's size never depends on tensor sizes, kernel sizes or group counts. The
-transposed conv is `transpose`'s, the strided conv by stride phases `stride_phases`'.
+transposed conv is `transpose`'s, the strided conv by stride phases `stride_phases`', one
+with narrow output rows as a matmul `narrow_rows`'.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import Window
 from rlx_mlir.transforms.builders import TensorBuilder, dims_map, scaled, shape_of, tensor_type
+from rlx_mlir.transforms.conv.narrow_rows import conv_as_matmul, has_narrow_rows
 from rlx_mlir.transforms.conv.stride_phases import strided_conv_phases
 from rlx_mlir.transforms.conv.transpose import conv_transpose
 from rlx_mlir.transforms.options import StridedConv
@@ -59,7 +61,8 @@ class ConvToLinalg(RewritePattern):
     x expanded to [N, G, C/G, H, W] and w to [G, F/G, C/G, KH, KW], collapsed back to
     [N, F, Ho, Wo] (depthwise is the case C/G = 1). xDSL has no 3-D named conv, so 3-D is
     `grouped_conv`, one gather-form generic with a group loop. With `strided_conv="phases"`
-    a strided 2-D conv of one group is `stride_phases`' sum of stride-1 convs.
+    (the backend's form) a strided 2-D conv of one group is `stride_phases`' sum of
+    stride-1 convs, or `narrow_rows`' matmul where its output rows are narrow.
     """
 
     def __init__(self, strided_conv: StridedConv = "direct"):
@@ -74,7 +77,10 @@ class ConvToLinalg(RewritePattern):
         if window.rank != 2:
             y = grouped_conv(b, xpad, op.weight, window, groups, out)
         elif groups == 1 and self.strided_conv == "phases" and window.stride != (1, 1):
-            y = strided_conv_phases(b, xpad, op.weight, window, out)
+            if has_narrow_rows(out):
+                y = conv_as_matmul(b, xpad, op.weight, window, out)
+            else:
+                y = strided_conv_phases(b, xpad, op.weight, window, out)
         elif groups == 1:
             init = b.full(out.get_shape(), out.element_type, 0.0, like=op.input)
             y = b.conv_2d_nchw_fchw(xpad, op.weight, init, window.stride, window.dilation)
