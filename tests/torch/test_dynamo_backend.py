@@ -47,11 +47,13 @@ def data(steps: int = 3, batch: int = 4):
 
 
 def train(model: nn.Module, dtype: torch.dtype, batches, make_optimizer, compiled: bool, clip: float | None = None,
-          dynamic: bool | None = None, mark_batch_dynamic: bool = False, options: dict | None = None) -> dict:
+          dynamic: bool | None = None, mark_batch_dynamic: bool = False, options: dict | None = None,
+          loss_fn=nn.functional.cross_entropy) -> dict:
     """The user's loop: zero_grad, forward, loss, backward, [clip], step, schedule. Returns
     every loss, the final weights and the final buffers, by name. `dynamic` is
     `torch.compile`'s; `mark_batch_dynamic` marks each x's batch with `mark_dynamic`;
-    `options` are the backend's (`torch.compile(..., options=options)`)."""
+    `options` are the backend's (`torch.compile(..., options=options)`). A float `x` is
+    cast to `dtype`; token ids stay integers."""
     model = model.to(dtype).train()
     optimizer = make_optimizer(model.parameters())
     schedule = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
@@ -59,10 +61,10 @@ def train(model: nn.Module, dtype: torch.dtype, batches, make_optimizer, compile
     record = {}
     for step, (x, target) in enumerate(batches):
         optimizer.zero_grad(set_to_none=step % 2 == 0)
-        x = x.to(dtype)
+        x = x.to(dtype) if x.is_floating_point() else x
         if mark_batch_dynamic:
             torch._dynamo.mark_dynamic(x, 0)
-        loss = nn.functional.cross_entropy(run(x), target)
+        loss = loss_fn(run(x), target)
         loss.backward()
         if clip is not None:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)

