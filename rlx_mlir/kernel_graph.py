@@ -6,8 +6,12 @@ whole, it reaches LLVM as one huge function, and `opt -O3` spends superlinear ti
 `compile_as_kernels` outlines each distinct op into its own kernel
 (`transforms.outline_kernels`: ResNet's repeated blocks share kernels), compiles the
 kernels as the public functions of one library, each small, and runs the function's own
-body, which is then only kernel calls and constants, in Python: one native call per op,
-NumPy arrays in between, each freed after its last use.
+body, which is then only kernel calls and constants, as a graph: a generated C driver
+(`backend.graph_driver`) makes every kernel call in one native call, memref descriptors
+in between, each buffer freed after its last use. Called kernel by kernel from Python
+instead, a small step (a PINN's, 300 calls of microseconds) spent most of its time in the
+calls' argument checks, ctypes descriptors and NumPy wrapping; that path remains for
+inputs the driver's one check refuses, so the diagnostics are the kernels' own.
 
 Why not `func.call` inside one library: MLIR 22's ownership-based buffer deallocation
 then checks at run time whether the step's many results alias the callees' buffers, and
@@ -22,6 +26,7 @@ One library per kernel would cache finer but costs every kernel the tools' start
 
 from __future__ import annotations
 
+import ctypes
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +37,9 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i1
 
 from rlx_mlir.backend import NativeModule, compile_module
-from rlx_mlir.backend.interface import _numpy_dtype
+from rlx_mlir.backend.graph_driver import Driver, DriverCall, DriverGraph
+from rlx_mlir.backend.interface import TensorSpec, _numpy_dtype
+from rlx_mlir.backend.runtime import NativeFunction, descriptor_type, input_descriptor, take_results
 from rlx_mlir.errors import InternalError
 
 
@@ -46,28 +53,33 @@ class _Call:
 
 
 class KernelGraphFunction:
-    """A function whose body is kernel calls, tensor constants and a return, run in Python."""
+    """A function whose body is kernel calls, tensor constants and a return.
+
+    It runs as one native call (`backend.graph_driver`): the graph's inputs are checked
+    once, in Python, against the specs of the kernels that read them; the values between
+    kernels are proven by the IR and stay memref descriptors. An input the quick check
+    does not accept (not an array of the exact dtype and shape) and a batch mismatch the
+    driver reports take the call-by-call path, whose kernels raise today's diagnostics."""
 
     def __init__(self, function: func.FuncOp, kernels: "NativeModule | Libraries"):
         self.name = function.sym_name.data
         block = function.body.block
-        index = {arg: i for i, arg in enumerate(block.args)}
         self._arity = len(block.args)
-        self._constants: dict[int, np.ndarray] = {}
+        # Numbered as the driver wants: arguments, constants, then results in call order.
+        constants = [op for op in block.ops if isinstance(op, arith.ConstantOp)]
+        values = [*block.args, *(op.result for op in constants)]
+        values += [r for op in block.ops if isinstance(op, func.CallOp) for r in op.results]
+        index = {value: i for i, value in enumerate(values)}
+        self._constants = {index[op.result]: _constant_array(op) for op in constants}
         calls: list[tuple[Callable, tuple[int, ...], tuple[int, ...]]] = []
         returned: tuple[int, ...] = ()
         for op in block.ops:
-            if isinstance(op, arith.ConstantOp):
-                index[op.result] = len(index)
-                self._constants[index[op.result]] = _constant_array(op)
-            elif isinstance(op, func.CallOp):
+            if isinstance(op, func.CallOp):
                 arguments = tuple(index[v] for v in op.arguments)
-                for result in op.results:
-                    index[result] = len(index)
                 calls.append((kernels[op.callee.string_value()], arguments, tuple(index[r] for r in op.results)))
             elif isinstance(op, func.ReturnOp):
                 returned = tuple(index[v] for v in op.arguments)
-            else:
+            elif not isinstance(op, arith.ConstantOp):
                 raise InternalError(f"{self.name}: a kernel graph holds {op.name}, not only kernel calls")
         last_use: dict[int, int] = {}
         for step, (_, arguments, _) in enumerate(calls):
@@ -80,10 +92,24 @@ class KernelGraphFunction:
             for step, (kernel, arguments, results) in enumerate(calls)
         ]
         self._returned = returned
+        self._native = _NativeGraph.of(self._calls, [_rank(v) for v in values], self._arity, self._constants, returned)
 
     def __call__(self, *arrays):
         if len(arrays) != self._arity:
             raise TypeError(f"{self.name} takes {self._arity} arguments, got {len(arrays)}")
+        results = self.run_native(arrays)
+        if results is None:
+            results = self.run_in_python(arrays)
+        return results[0] if len(results) == 1 else results
+
+    def run_native(self, arrays: Sequence[object]) -> tuple | None:
+        """The results by one native call; None when the inputs or a batch check need the
+        kernel-by-kernel path (which raises the diagnostic)."""
+        return self._native.run(arrays) if self._native is not None else None
+
+    def run_in_python(self, arrays: Sequence[object]) -> tuple:
+        """The graph called kernel by kernel, each checking its arguments, NumPy arrays in
+        between: the reference the driver must match, and the path of diagnostics."""
         values: dict[int, object] = dict(enumerate(arrays))
         values.update(self._constants)
         for call in self._calls:
@@ -92,8 +118,94 @@ class KernelGraphFunction:
             values.update(zip(call.results, outs))
             for value in call.frees:
                 del values[value]
-        results = tuple(values[v] for v in self._returned)
-        return results[0] if len(results) == 1 else results
+        return tuple(values[v] for v in self._returned)
+
+
+def _rank(value) -> int:
+    return len(value.type.get_shape()) if isinstance(value.type, TensorType) else 0
+
+
+class _NativeGraph:
+    """The driver of one graph with what a call needs prebuilt: the kernels' entry points,
+    the constants' descriptors, the inputs' specs and the results' specs."""
+
+    def __init__(self, calls: Sequence[_Call], ranks: Sequence[int], arity: int,
+                 constants: dict[int, np.ndarray], returned: tuple[int, ...]):
+        self._arity = arity
+        self._constants = constants
+        self._returned = returned
+        inputs = arity + len(constants)
+        self._specs: list[list[TensorSpec]] = [[] for _ in range(arity)]
+        produced: dict[int, TensorSpec] = {}
+        last_use: dict[int, int] = {}
+        for step, call in enumerate(calls):
+            signature = call.kernel.signature
+            for position, value in enumerate(call.arguments):
+                last_use[value] = step
+                if value < arity and signature.inputs[position] not in self._specs[value]:
+                    self._specs[value].append(signature.inputs[position])
+            for value, spec in zip(call.results, signature.results):
+                produced[value] = spec
+                last_use.setdefault(value, step)
+        self._outputs = tuple(v for v in returned if v >= inputs)
+        self._output_specs = [produced[v] for v in self._outputs]
+        kept = set(returned)
+        driver_calls = tuple(
+            DriverCall(
+                call.arguments, call.results,
+                tuple(sorted(v for v in {*call.arguments, *call.results}
+                             if v >= inputs and v not in kept and last_use[v] == step)),
+                call.kernel.signature.tied,
+            )
+            for step, call in enumerate(calls)
+        )
+        self._driver = Driver(DriverGraph(tuple(ranks), inputs, driver_calls, self._outputs))
+        entries = [ctypes.cast(call.kernel.entry, ctypes.c_void_p).value for call in calls]
+        self._kernels = (ctypes.c_void_p * max(1, len(entries)))(*entries)
+        self._constant_descriptors = [input_descriptor(constants[v]) for v in sorted(constants)]
+
+    @staticmethod
+    def of(calls, ranks, arity, constants, returned) -> "_NativeGraph | None":
+        """The native graph, or None if a kernel is not a native function (nothing to drive)."""
+        if not all(isinstance(call.kernel, NativeFunction) for call in calls):
+            return None
+        return _NativeGraph(calls, ranks, arity, constants, returned)
+
+    def run(self, arrays: Sequence[object]) -> tuple | None:
+        """The results, or None if the inputs or a batch check need the checking path."""
+        checked = []
+        for value, specs in zip(arrays, self._specs):
+            if not specs:
+                checked.append(None)
+                continue
+            if not isinstance(value, np.ndarray) or not all(_fits(value, spec) for spec in specs):
+                return None
+            checked.append(np.require(value, requirements=("C_CONTIGUOUS", "ALIGNED")))
+        descriptors = [None if a is None else input_descriptor(a) for a in checked]
+        pointers = [None if d is None else ctypes.addressof(d) for d in descriptors]
+        pointers += [ctypes.addressof(d) for d in self._constant_descriptors]
+        outputs = [descriptor_type(len(spec.shape))() for spec in self._output_specs]
+        status = self._driver(
+            self._kernels,
+            (ctypes.c_void_p * max(1, len(pointers)))(*pointers),
+            (ctypes.c_void_p * max(1, len(outputs)))(*(ctypes.addressof(d) for d in outputs)),
+        )
+        if status:
+            return None
+        owned = {a.ctypes.data for a in checked if a is not None}
+        owned |= {c.ctypes.data for c in self._constants.values()}
+        taken = dict(zip(self._outputs, take_results(outputs, self._output_specs, owned)))
+        return tuple(
+            arrays[v] if v < self._arity else self._constants[v] if v in self._constants else taken[v]
+            for v in self._returned
+        )
+
+
+def _fits(array: np.ndarray, spec: TensorSpec) -> bool:
+    return (
+        array.dtype == spec.dtype and array.ndim == len(spec.shape)
+        and all(want is None or want == got for want, got in zip(spec.shape, array.shape))
+    )
 
 
 def _constant_array(op: arith.ConstantOp) -> np.ndarray:

@@ -90,3 +90,28 @@ def test_partition_is_balanced_complete_and_deterministic():
 def test_partition_keeps_a_module_with_calls_whole():
     lowered = lower_to_linalg(SOURCE, outline=True)  # @f calls its kernels
     assert len(_partition(lowered, 4)) == 1
+
+
+# The same matmul twice, then tanh of each copy: one matmul and one tanh once merged.
+REPEATED = """
+func.func @g(%x: tensor<4x3xf64>, %w: tensor<3x3xf64>) -> tensor<4x3xf64> {
+  %a = rlx.matmul %x, %w : (tensor<4x3xf64>, tensor<3x3xf64>) -> tensor<4x3xf64>
+  %b = rlx.matmul %x, %w : (tensor<4x3xf64>, tensor<3x3xf64>) -> tensor<4x3xf64>
+  %ta = rlx.tanh %a : (tensor<4x3xf64>) -> tensor<4x3xf64>
+  %tb = rlx.tanh %b : (tensor<4x3xf64>) -> tensor<4x3xf64>
+  %y = rlx.mul %ta, %tb : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x3xf64>
+  func.return %y : tensor<4x3xf64>
+}
+"""
+
+
+def test_repeated_ops_are_computed_once_and_match_pytorch():
+    lowered = lower_to_linalg(REPEATED, outline=True)
+    graph = next(op for op in lowered.body.block.ops if isinstance(op, func.FuncOp) and op.sym_name.data == "g")
+    assert [op.callee.string_value().split("_kernel")[0] for op in graph.body.block.ops
+            if isinstance(op, func.CallOp)] == ["matmul", "tanh", "mul"]
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal((4, 3)), rng.standard_normal((3, 3))
+    got = compile_as_kernels(lowered)["g"](x, w)
+    want = torch.tanh(torch.from_numpy(x) @ torch.from_numpy(w)) ** 2
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-13, atol=1e-13)

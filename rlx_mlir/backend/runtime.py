@@ -30,7 +30,7 @@ import functools
 import math
 import os
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,11 @@ class NativeFunction:
         n_pointers = len(signature.inputs) + (self._result_type is not None)
         self._entry.argtypes = [ctypes.c_void_p] * n_pointers
 
+    @property
+    def entry(self) -> ctypes._CFuncPtr:
+        """The C-interface entry point, for native callers (`backend.graph_driver`)."""
+        return self._entry
+
     def __repr__(self) -> str:
         ins = ", ".join(t.mlir_type for t in self.signature.inputs)
         outs = ", ".join(t.mlir_type for t in self.signature.results)
@@ -127,7 +132,7 @@ class NativeFunction:
             )
         arrays = [self._check(i, a, spec) for i, (a, spec) in enumerate(zip(args, sig.inputs))]
         self._check_tied(arrays)
-        descriptors = [_input_descriptor(a) for a in arrays]
+        descriptors = [input_descriptor(a) for a in arrays]
         pointers = [ctypes.addressof(d) for d in descriptors]
         if self._result_type is None:
             self._entry(*pointers)
@@ -138,12 +143,7 @@ class NativeFunction:
             out_descriptors = [results]
         else:
             out_descriptors = [getattr(results, f"r{i}") for i in range(len(sig.results))]
-        inputs = {a.ctypes.data for a in arrays}
-        owners: dict[int, _Allocation] = {}
-        outputs = tuple(
-            _take_result(d, spec, inputs, owners)
-            for d, spec in zip(out_descriptors, sig.results)
-        )
+        outputs = take_results(out_descriptors, sig.results, {a.ctypes.data for a in arrays})
         return outputs[0] if len(outputs) == 1 else outputs
 
     def _check_tied(self, arrays: list[np.ndarray]) -> None:
@@ -186,7 +186,8 @@ class NativeFunction:
         return np.require(array, requirements=("C_CONTIGUOUS", "ALIGNED"))
 
 
-def _input_descriptor(array: np.ndarray) -> ctypes.Structure:
+def input_descriptor(array: np.ndarray) -> ctypes.Structure:
+    """The descriptor of a C-contiguous aligned ``array`` (it must outlive the descriptor)."""
     descriptor = descriptor_type(array.ndim)()
     descriptor.allocated = descriptor.aligned = array.ctypes.data
     descriptor.offset = 0
@@ -195,6 +196,15 @@ def _input_descriptor(array: np.ndarray) -> ctypes.Structure:
         # Identity-layout strides in elements (NumPy's strides are arbitrary on empty dims).
         descriptor.strides[:] = [math.prod(array.shape[k + 1:]) for k in range(array.ndim)]
     return descriptor
+
+
+def take_results(
+    descriptors: Sequence[ctypes.Structure], specs: Sequence[TensorSpec], inputs: set[int]
+) -> tuple[np.ndarray, ...]:
+    """Result descriptors as arrays, each buffer freed with its last array; a result
+    whose buffer is one of ``inputs`` (the callee's input buffers) or a global is copied."""
+    owners: dict[int, _Allocation] = {}
+    return tuple(_take_result(d, spec, inputs, owners) for d, spec in zip(descriptors, specs))
 
 
 def _take_result(
