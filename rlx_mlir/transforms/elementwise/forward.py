@@ -25,6 +25,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from rlx_mlir.dialects import elementwise as ew
+from rlx_mlir.transforms.elementwise import polynomial_tanh
 from rlx_mlir.transforms.builders import RegionBuilder, TensorBuilder, dims_map, element_type_of, is_dynamic, shape_of
 
 Shape = Sequence[int]
@@ -101,7 +102,7 @@ UNARY_BODIES: dict[type, Callable[[RegionBuilder, SSAValue], SSAValue]] = {
     ew.SqrtOp: lambda r, x: r.value(math.SqrtOp(x)),
     ew.RsqrtOp: lambda r, x: r.value(math.RsqrtOp(x)),
     ew.AbsOp: lambda r, x: r.value(math.AbsFOp(x)),
-    ew.TanhOp: lambda r, x: r.value(math.TanhOp(x)),
+    ew.TanhOp: polynomial_tanh.tanh,
     ew.ErfOp: lambda r, x: r.value(math.ErfOp(x)),
 }
 
@@ -133,7 +134,8 @@ class BinaryToLinalg(RewritePattern):
 
 
 class UnaryToLinalg(RewritePattern):
-    """y[*i] = f(x[*i]), f an arith/math op (negf, exp, log, sqrt, rsqrt, absf, tanh, erf)."""
+    """y[*i] = f(x[*i]), f an arith/math op (negf, exp, log, sqrt, rsqrt, absf, erf; tanh by
+    `polynomial_tanh`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.UnaryOp, rewriter: PatternRewriter):
