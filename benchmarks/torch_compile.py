@@ -2,7 +2,7 @@
 `torch.compile(backend="rlx")` and as `export_training_step`'s compiled step.
 
     python -m benchmarks.torch_compile [--model resnet18] [--batch 8] [--size 224] [--budget 30]
-        [--sides eager,inductor,rlx,step]
+        [--sides eager,inductor,rlx,step,step_static]
 
 Models: `resnet18` and `mobilenet_v2` (torchvision's, the copies in `tests/torch/models.py`,
 `--size` is the image side), `gpt` (`examples/train_gpt.py`'s nanoGPT at the character-level
@@ -16,7 +16,8 @@ Each side trains its own copy of the same weights:
 - `inductor`: the same loop on `torch.compile(model)`;
 - `rlx`: the same loop on `torch.compile(model, backend="rlx")`;
 - `step`: `export_training_step(...).compile()`, its gradients set as `.grad` and its
-  buffers copied back, then the same optimizer step.
+  buffers copied back, then the same optimizer step; `step_static`: the same, exported at
+  the example's batch (`dynamic_shapes=None`) instead of the default dynamic batch.
 
 Reported, from this one process: the first step's time of each side (its compile
 included, into an empty compile cache), then the median step time over interleaved rounds
@@ -43,7 +44,7 @@ from benchmarks.harness import THREADS, child_peak_rss_mib, configure_threads, m
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
-SIDES = ("eager", "inductor", "rlx", "step")
+SIDES = ("eager", "inductor", "rlx", "step", "step_static")
 GPT = {"LAYERS": 6, "HEADS": 6, "WIDTH": 384}
 """nanoGPT's shakespeare_char configuration; the block is `--size`."""
 GPT_VOCABULARY = 65
@@ -86,10 +87,13 @@ def training_step(torch, side: str, model, inputs, loss_fn):
     model = copy.deepcopy(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x, target = inputs
-    if side == "step":
+    if side in ("step", "step_static"):
         from rlx_mlir.torch import export_training_step  # imports torch: only after configure_threads
 
-        exported, export_s = _timed(lambda: export_training_step(model, inputs, loss_fn=loss_fn))
+        # `step` is the default export (a dynamic batch where the graph allows it);
+        # `step_static` is exported at the example's batch (dynamic_shapes=None).
+        batch = {"dynamic_shapes": None} if side == "step_static" else {}
+        exported, export_s = _timed(lambda: export_training_step(model, inputs, loss_fn=loss_fn, **batch))
         compiled, cold_compile_s = _timed(exported.compile)
         parameters, buffers = dict(model.named_parameters()), dict(model.named_buffers())
 
