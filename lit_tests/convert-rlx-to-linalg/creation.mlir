@@ -50,13 +50,13 @@ func.func @bf16_to_f16(%x: tensor<4xbf16>) -> tensor<4xf16> {
 
 // -----
 
-// arange: y[i] = start + step * i in f64, rounded once to the element type.
+// arange: y[i] = fma(step, i, start) in f64 (one rounding, as ATen's), rounded once to
+// the element type.
 // CHECK-LABEL: func.func @arange_f32
 // CHECK:       linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%{{.*}} : tensor<10xf32>)
 // CHECK:       %[[I:.*]] = linalg.index 0 : index
 // CHECK:       arith.sitofp %{{.*}} : i64 to f64
-// CHECK:       arith.mulf %{{.*}}, %{{.*}} : f64
-// CHECK:       arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK:       math.fma %{{.*}}, %{{.*}}, %{{.*}} : f64
 // CHECK:       arith.truncf %{{.*}} : f64 to f32
 func.func @arange_f32() -> tensor<10xf32> {
   %0 = rlx.arange end 1.0 step 0.1 : tensor<10xf32>

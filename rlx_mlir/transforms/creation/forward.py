@@ -7,7 +7,7 @@ result's index; `rlx.full` a `linalg.fill` of a `tensor.empty` sized by its oper
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, f32, f64, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -55,7 +55,12 @@ class CastToLinalg(RewritePattern):
 
 
 class ArangeToLinalg(RewritePattern):
-    """y[i] = convert(start + step * i), formed in f64 (i64 for an integer result)"""
+    """y[i] = convert(fma(step, i, start)), formed in f64 (i64: start + step * i)
+
+    One rounding, as ATen's arange on CPU computes it (its kernels are compiled with FMA
+    contraction): a multiply and an add rounded apart differ from PyTorch in the last bit
+    (-1 + 0.3 * 3), and whether LLVM fuses them depended on whether the loop was
+    vectorized."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: creation.ArangeOp, rewriter: PatternRewriter):
@@ -67,7 +72,10 @@ class ArangeToLinalg(RewritePattern):
         def body(r: RegionBuilder, _out: SSAValue) -> SSAValue:
             i = r.loop_index(0)
             i = r.index_to_float(i, wide) if wide == f64 else r.index_cast(i, i64)
-            value = r.add(r.constant(start, wide), r.mul(r.constant(step, wide), i))
+            if wide == f64:
+                value = r.value(math.FmaOp(r.constant(step, wide), i, r.constant(start, wide)))
+            else:
+                value = r.add(r.constant(start, wide), r.mul(r.constant(step, wide), i))
             return convert(r, value, target)
 
         init = b.empty(shape_of(op.result), target)
