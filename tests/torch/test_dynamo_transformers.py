@@ -93,7 +93,10 @@ WORKLOADS: dict[str, Callable[[], Workload]] = {
     "bert-post-norm": lambda: bert_workload(norm_first=False),
     "bert-pre-norm": lambda: bert_workload(norm_first=True),
 }
-DEFAULT_CASES = [("llama", "f64"), ("vit", "f64")]
+DEFAULT_CASES = [("llama", "f64")]
+"""One case by default (the suite's 25-minute budget: it ran 27 min with both Llama and the
+ViT here); the ViT's step is checked by default through `export_training_step`
+(test_vit_step.py), and through the backend when asked for."""
 """The default run's share, the two cheapest: grouped-query causal attention, RMSNorm, rotary
 tables and SwiGLU; `nn.MultiheadAttention`, LayerNorm, GELU, the patch conv and the class
 token. The other models and every f32 case wait for RLX_MLIR_MODEL_TESTS=1."""
