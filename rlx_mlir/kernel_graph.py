@@ -163,6 +163,7 @@ class _NativeGraph:
         entries = [ctypes.cast(call.kernel.entry, ctypes.c_void_p).value for call in calls]
         self._kernels = (ctypes.c_void_p * max(1, len(entries)))(*entries)
         self._constant_descriptors = [input_descriptor(constants[v]) for v in sorted(constants)]
+        self._constant_buffers = {c.ctypes.data for c in constants.values()}
 
     @staticmethod
     def of(calls, ranks, arity, constants, returned) -> "_NativeGraph | None":
@@ -192,8 +193,7 @@ class _NativeGraph:
         )
         if status:
             return None
-        owned = {a.ctypes.data for a in checked if a is not None}
-        owned |= {c.ctypes.data for c in self._constants.values()}
+        owned = {a.ctypes.data for a in checked if a is not None} | self._constant_buffers
         taken = dict(zip(self._outputs, take_results(outputs, self._output_specs, owned)))
         return tuple(
             arrays[v] if v < self._arity else self._constants[v] if v in self._constants else taken[v]

@@ -51,12 +51,16 @@ def tanh_series() -> list[float]:
             for n in range(1, SERIES_TERMS + 1)]
 
 
+TANH_SERIES = tanh_series()
+"""Computed once: the rational arithmetic is not redone for every tanh lowered."""
+
+
 def tanh(r: RegionBuilder, x: SSAValue) -> SSAValue:
     """tanh(x): the vectorizable form for f32 (module docstring), `math.tanh` otherwise."""
     if not isinstance(x.type, Float32Type):
         return r.value(math_dialect.TanhOp(x))
     f32 = x.type
-    coefficients = tanh_series()
+    coefficients = TANH_SERIES
     x2 = r.mul(x, x)
     p = r.constant(coefficients[-1], f32)
     for c in reversed(coefficients[1:-1]):
