@@ -1,6 +1,6 @@
 // RUN: mlir-opt %s --transform-preload-library=transform-library-paths=%schedules --transform-interpreter | FileCheck %s
 
-// A product large enough to pack (M, N >= 256, K >= 128, f32), 256x128 @ 128x256, with
+// A product large enough to pack (M, K >= 64, N >= 16, f32), 256x128 @ 128x256, with
 // @f32_lanes = 8 (N0 = 16): A packed into 8-row panels (16x8 transposed blocks), B into
 // 16-column panels, then per 8x16 register tile a k loop whose accumulator starts from
 // zeros in registers (the packed result's zero fill folded away), 8 FMAs of
@@ -40,6 +40,16 @@
 // CHECK-NOT:   linalg.
 // CHECK:       return
 
+// A dynamic M (batch x tokens) is packed too: A's pack pads the rows to whole 8-row
+// panels, so every register tile is static whatever M is at run time.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:       memref.alloc(%{{.*}}) {{.*}} : memref<?x128x8xf32>
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x16xf32>)
+// CHECK-COUNT-8:   vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:   linalg.matmul
+// CHECK:       return
+
 func.func @packed(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %0 = tensor.empty() : tensor<256x256xf32>
   %1 = arith.constant 0.000000e+00 : f32
@@ -64,4 +74,14 @@ func.func @transposed_b(%a: tensor<256x128xf32>, %bt: tensor<256x128xf32>) -> te
   %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<256x256xf32>) -> tensor<256x256xf32>
   %y = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%2 : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %y : tensor<256x256xf32>
+}
+
+func.func @dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x128xf32>
+  %0 = tensor.empty(%m) : tensor<?x256xf32>
+  %1 = arith.constant 0.000000e+00 : f32
+  %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<?x256xf32>) -> tensor<?x256xf32>
+  %y = linalg.matmul ins(%a, %b : tensor<?x128xf32>, tensor<128x256xf32>) outs(%2 : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %y : tensor<?x256xf32>
 }

@@ -323,13 +323,9 @@ CASES: list[Case] = [
     *_dense_batch_cases(),
     Case(
         "dw_im2col_n2_c16f16_k3p1", conv_dw("dw_im2col_k144", 2, 16, 16, 16, 3, p=1), MATMUL,
+        # The 144 columns split into 72 per thread: two whole 32-column tiles and a peeled
+        # 8-column one, all vectorized.
         options=dict(conv_weight="im2col"),
-        xfail=(
-            "matmul.mlir splits the K = C*KH*KW = 144 columns between 2 threads (72 each) and tiles"
-            " them by 32: every tile's width is an affine.min (dynamic), transform.structured.vectorize"
-            " fails on the whole handle and the linalg.matmul stays scalar loops (it vectorizes only"
-            " when K is a multiple of 64)"
-        ),
     ),
     Case(
         "dw_im2col_n2_c64f16_k3p1-gathers", conv_dw("dw_im2col_gathers", 2, 64, 16, 8, 3, p=1),
