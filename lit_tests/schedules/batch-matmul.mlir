@@ -30,6 +30,17 @@
 // CHECK-NOT:   arith.mulf {{.*}} : f32
 // CHECK-NOT:   linalg.batch_matmul
 
+// Attention's scores over a ViT's 197 tokens: 24 whole 8-row tiles and 5 rows peeled off
+// one at a time; in each product six whole 32-column tiles and a peeled 5-column one.
+// Vector code everywhere: no linalg.batch_matmul, no scalar multiply.
+// CHECK-LABEL: func.func @bmm_197_tokens
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}}) -> (vector<8x32xf32>)
+// CHECK-COUNT-8:   vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT:   arith.mulf {{.*}} : f32
+// CHECK-NOT:   linalg.batch_matmul
+// CHECK:       return
+
 builtin.module {
   func.func @bmm(%a: tensor<4x16x8xf32>, %b: tensor<4x8x64xf32>) -> tensor<4x16x64xf32> {
     %0 = tensor.empty() : tensor<4x16x64xf32>
@@ -51,5 +62,12 @@ builtin.module {
     %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
     %y = linalg.batch_matmul ins(%a, %b : tensor<?x16x8xf32>, tensor<?x8x32xf32>) outs(%2 : tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
     func.return %y : tensor<?x16x32xf32>
+  }
+  func.func @bmm_197_tokens(%a: tensor<4x197x64xf32>, %b: tensor<4x64x197xf32>) -> tensor<4x197x197xf32> {
+    %0 = tensor.empty() : tensor<4x197x197xf32>
+    %1 = arith.constant 0.000000e+00 : f32
+    %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<4x197x197xf32>) -> tensor<4x197x197xf32>
+    %y = linalg.batch_matmul ins(%a, %b : tensor<4x197x64xf32>, tensor<4x64x197xf32>) outs(%2 : tensor<4x197x197xf32>) -> tensor<4x197x197xf32>
+    func.return %y : tensor<4x197x197xf32>
   }
 }

@@ -1,8 +1,9 @@
 """Batched rlx.matmul under the optimizing pipelines (batch_matmul.mlir), against torch.bmm.
 
-The schedule threads over the batch and vectorizes whole register tiles; the tiles that
-sizes such as 1, 3 and 17 leave partial stay scalar loops, so those sizes check that the
-two kinds of tile together cover every element exactly once. A dynamic batch is split
+The schedule threads over the batch and vectorizes whole register tiles; the partial row and
+column tiles that sizes such as 1, 3, 17 and 197 leave are peeled off (rows then computed one
+at a time) and vectorized too where their shape is static, so those sizes check that the
+kinds of tile together cover every element exactly once. A dynamic batch is split
 between the threads at run time. A shared operand ([1, K, N], as GQA's keys or a weight
 used by every head) reaches the product through rlx.expand, as PyTorch's broadcasting
 matmul does.
@@ -22,6 +23,7 @@ SHAPES = [
     (3, 16, 8, 64),
     (1, 17, 3, 33),
     (5, 1, 17, 3),
+    (2, 197, 16, 197),  # attention over a ViT's 197 tokens: 24 whole row tiles and 5 rows
 ]
 
 

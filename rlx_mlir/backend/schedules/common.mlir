@@ -16,6 +16,14 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // As @peel_partial_tile, yielding the partial loop: an empty handle when the tile size
+  // divides a static loop. For a caller that tiles the partial tile further.
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    %full, %partial = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.yield %partial : !transform.any_op
+  }
+
   // Vectorizes %op if its shape is static; fails otherwise (include with failures(suppress)).
   transform.named_sequence @vectorize_static(%op: !transform.any_op {transform.consumed}) {
     transform.structured.vectorize %op : !transform.any_op

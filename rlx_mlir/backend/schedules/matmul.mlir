@@ -60,6 +60,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
   transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
@@ -91,7 +92,13 @@ module attributes {transform.with_named_sequence} {
       // partial 32-column tile peeled off. Every tile then has a static shape and
       // vectorizes, except the columns' remainder when the thread's share of the columns
       // is itself dynamic (no division of N by the thread count), which stays scalar.
-      transform.include @peel_rows failures(suppress) (%l#0) : (!transform.any_op) -> ()
+      %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> !transform.any_op
+      transform.foreach %partial : !transform.any_op {
+      ^bb0(%p: !transform.any_op):
+        %rest = transform.structured.match ops{["linalg.matmul"]} in %p : (!transform.any_op) -> !transform.any_op
+        %row, %rows = transform.structured.tile_using_for %rest tile_sizes [1, 0, 0]
+            : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      }
       transform.include @peel_partial_tile failures(suppress) (%l0#0) : (!transform.any_op) -> ()
       // The whole tiles' slices made static (peeling left their sizes as constants).
       transform.apply_patterns to %fa {
@@ -119,21 +126,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %fa {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
-    }
-    transform.yield
-  }
-
-  // The last, partial 8-row tile of row loop %loop as a loop of its own, its rows one at a
-  // time. Fails when 8 divides the rows (include with failures(suppress)).
-  transform.named_sequence @peel_rows(%loop: !transform.any_op {transform.readonly}) {
-    %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-    %whole, %partial = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-    // No partial loop (an empty handle) when 8 divides a static row count.
-    transform.foreach %partial : !transform.any_op {
-    ^bb0(%p: !transform.any_op):
-      %rest = transform.structured.match ops{["linalg.matmul"]} in %p : (!transform.any_op) -> !transform.any_op
-      %row, %rows = transform.structured.tile_using_for %rest tile_sizes [1, 0, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     transform.yield
   }
