@@ -130,19 +130,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // A product large enough to repay packing its operands (measured, see the header): K of
-  // at least 64 and N of at least 16, of elements %bits wide; its rows are checked apart
-  // (@match_many_rows, @match_dynamic_rows), a match having no "or".
+  // A product large enough to repay packing its operands (measured, see the header): M and
+  // K of at least 64 and N of at least 16, with elements %bits wide. A dynamic M (batch x
+  // tokens) or K (a weight gradient's sum over them) counts as large, and packed is the one
+  // form whose register tiles stay static with it. A match has no "or": the sizes are
+  // matched apart (@match_sizes_*), and each element width and kind of sizes is a matcher
+  // of its own (@match_packed_*matmul).
   transform.named_sequence @match_packed_product(%op: !transform.any_op {transform.readonly}, %bits: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
-    %mm = transform.include @match_matmul failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
-    %m = transform.match.structured failures(propagate) %mm : (!transform.any_op) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %cols = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
-      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
       %c16 = transform.param.constant 16 : i64 -> !transform.param<i64>
-      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
       transform.match.param.cmpi ge %cols, %c16 : !transform.param<i64>
-      transform.match.param.cmpi ge %k, %c64 : !transform.param<i64>
       %y = transform.match.structured.result %s[0] : (!transform.any_op) -> !transform.any_value
       %width = transform.match.structured.elemental_bitwidth %y : (!transform.any_value) -> !transform.param<i64>
       transform.match.param.cmpi eq %width, %bits : !transform.param<i64>
@@ -151,62 +151,98 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
-  // At least 64 rows.
-  transform.named_sequence @match_many_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // M and K of at least 64. (A dynamic size is matched as a negative one.)
+  transform.named_sequence @match_sizes_static(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
       %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
       transform.match.param.cmpi ge %rows, %c64 : !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c64 : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
   }
 
-  // A dynamic number of rows (batch x tokens), which the match reports as a negative size.
-  // Packed: the pack pads the rows to whole 8-row panels, so every register tile of the
-  // product is static whatever the size; tiled in place, the rows' remainder tile would be
-  // dynamic and every tile would stay scalar (one 2048x384x1536 product 465 ms against 51).
-  transform.named_sequence @match_dynamic_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // A dynamic M, K of at least 64. Tiled in place instead of packed, the rows' remainder
+  // tile would be dynamic and every tile would stay scalar (one 2048x384x1536 product 465
+  // ms against 51).
+  transform.named_sequence @match_sizes_dynamic_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
     ^bb0(%s: !transform.any_op):
       %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
       %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
       transform.match.param.cmpi lt %rows, %c0 : !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c64 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // M of at least 64, a dynamic K: the weight gradient of a linear layer over batch x
+  // tokens, dw = dyᵀ·x with the transpose folded into A's pack.
+  transform.named_sequence @match_sizes_dynamic_reduction(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %m = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rows = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %rows, %c64 : !transform.param<i64>
+      transform.match.param.cmpi lt %k, %c0 : !transform.param<i64>
       transform.match.structured.yield %s : !transform.any_op
     }
     transform.yield %m : !transform.any_op
   }
 
   transform.named_sequence @match_packed_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
-    %m = transform.include @match_packed_product failures(propagate) (%op, %c32)
+    %bits = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %r = transform.include @match_many_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    %r = transform.include @match_sizes_static failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
     transform.yield %r : !transform.any_op
   }
 
   transform.named_sequence @match_packed_dynamic_rows_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %c32 = transform.param.constant 32 : i64 -> !transform.param<i64>
-    %m = transform.include @match_packed_product failures(propagate) (%op, %c32)
+    %bits = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %r = transform.include @match_dynamic_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    %r = transform.include @match_sizes_dynamic_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    transform.yield %r : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_dynamic_reduction_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %bits = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %r = transform.include @match_sizes_dynamic_reduction failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
     transform.yield %r : !transform.any_op
   }
 
   transform.named_sequence @match_packed_f64_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
-    %m = transform.include @match_packed_product failures(propagate) (%op, %c64)
+    %bits = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %r = transform.include @match_many_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    %r = transform.include @match_sizes_static failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
     transform.yield %r : !transform.any_op
   }
 
-  transform.named_sequence @match_packed_dynamic_rows_f64_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
-    %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
-    %m = transform.include @match_packed_product failures(propagate) (%op, %c64)
+  transform.named_sequence @match_packed_f64_dynamic_rows_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %bits = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %r = transform.include @match_dynamic_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    %r = transform.include @match_sizes_dynamic_rows failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
+    transform.yield %r : !transform.any_op
+  }
+
+  transform.named_sequence @match_packed_f64_dynamic_reduction_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %bits = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %m = transform.include @match_packed_product failures(propagate) (%op, %bits)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %r = transform.include @match_sizes_dynamic_reduction failures(propagate) (%m) : (!transform.any_op) -> !transform.any_op
     transform.yield %r : !transform.any_op
   }
 
@@ -216,6 +252,25 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%t: !transform.any_op):
       transform.structured.vectorize %t : !transform.any_op
     }
+    transform.yield
+  }
+
+  // The tiles of a pack (inside thread loop %fa, tile loops %panels over the packed outer
+  // dimension and %depth over K, 16 deep), vectorized where whole. A dynamic M or K leaves
+  // a partial last panel or last 16-deep tile, and with a dynamic size every tile's shape
+  // would be dynamic: both partial tiles are peeled off first, so only they stay loops.
+  transform.named_sequence @vectorize_pack_tiles(%panels: !transform.any_op {transform.readonly},
+      %depth: !transform.any_op {transform.readonly}, %fa: !transform.any_op {transform.readonly}) {
+    transform.include @peel_partial_tile failures(suppress) (%depth) : (!transform.any_op) -> ()
+    transform.include @peel_partial_tile failures(suppress) (%panels) : (!transform.any_op) -> ()
+    // The sizes folded to constants, also the thread's share, a min over the thread index
+    // that only the loop bounds show to be whole.
+    transform.apply_patterns to %fa {
+      transform.apply_patterns.scf.for_loop_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %tiles = transform.structured.match ops{["linalg.pack"]} in %fa : (!transform.any_op) -> !transform.any_op
+    transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
     transform.yield
   }
 
@@ -251,11 +306,11 @@ module attributes {transform.with_named_sequence} {
       %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
             : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%ta1) : (!transform.any_op) -> ()
+      transform.include @vectorize_pack_tiles failures(propagate) (%lta#0, %lta#1, %fta) : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
       %tb, %ftb = transform.structured.tile_using_forall %pb3 num_threads [%threads]
             : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_whole_tiles failures(propagate) (%tb1) : (!transform.any_op) -> ()
+      transform.include @vectorize_pack_tiles failures(propagate) (%ltb#0, %ltb#1, %ftb) : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
       // The product: threads over column panels; in each, per 8 x N0 tile (rows outer, so
       // an A panel is reused from L1 across the thread's columns), the accumulator's zero
       // fill fused in and the whole K in registers.
@@ -418,8 +473,10 @@ module attributes {transform.with_named_sequence} {
     %packed = transform.foreach_match in %root
         @match_packed_matmul -> @schedule_packed_matmul,
         @match_packed_dynamic_rows_matmul -> @schedule_packed_matmul,
+        @match_packed_dynamic_reduction_matmul -> @schedule_packed_matmul,
         @match_packed_f64_matmul -> @schedule_packed_f64_matmul,
-        @match_packed_dynamic_rows_f64_matmul -> @schedule_packed_f64_matmul
+        @match_packed_f64_dynamic_rows_matmul -> @schedule_packed_f64_matmul,
+        @match_packed_f64_dynamic_reduction_matmul -> @schedule_packed_f64_matmul
         : (!transform.any_op) -> !transform.any_op
     %updated = transform.foreach_match in %packed
         @match_matmul -> @schedule_matmul,

@@ -38,7 +38,9 @@ side; the phases start from the low padding; dx's size is the declared result).
 Other spatial ranks (3-D) have one formulation each, whatever the options say: the same
 formulas written once for every rank as gather-form generics, `ConvBackwardWeightGather`
 (`weight_gradient`) and `ConvBackwardInputGather` (stride phases over `correlate`), which
-are registered after the 2-D patterns. The transposed conv's gradients,
+are registered after the 2-D patterns. A pointwise weight gradient over single cells (a
+linear layer's over a dynamic batch) is one matrix product, before every other form
+(`pointwise_weight`). The transposed conv's gradients,
 `rlx.conv_transpose{2,3}d_backward_{input,weight}`, are `transpose_backward`'s.
 
 The measurements that chose these forms are in `docs/conv-backward-notes.md`.
@@ -61,6 +63,7 @@ from rlx_mlir.transforms.conv.backward_weight import (
 from rlx_mlir.transforms.conv.forward import ConvToLinalg, ConvTransposeToLinalg
 from rlx_mlir.transforms.conv.grouped_backward import GroupedConvBackwardWeightRows
 from rlx_mlir.transforms.conv.im2col import Im2colToLinalg
+from rlx_mlir.transforms.conv.pointwise_weight import PointwiseConvBackwardWeight
 from rlx_mlir.transforms.conv.transpose_backward import ConvTransposeBackwardInput, ConvTransposeBackwardWeight
 from rlx_mlir.transforms.options import LoweringOptions
 
@@ -74,6 +77,7 @@ def populate_backward(patterns: list[RewritePattern], options: LoweringOptions) 
     """The conv and transposed-conv gradients: the 2-D ones in the chosen formulations
     first (the grouped rows form before them with `conv-weight=direct`), then the
     rank-generic ones that take every other rank."""
+    patterns.append(PointwiseConvBackwardWeight())
     if options.conv_weight == "direct":
         patterns += [GroupedConvBackwardWeightRows(), ConvBackwardWeightDirect()]
     else:
