@@ -54,6 +54,7 @@ CASES = [
     Product(300, 128, 256, dynamic_m=True),
     Product(64, 64, 16),  # the smallest packed product
     Product(65, 67, 17),  # partial tiles everywhere, at the thresholds
+    Product(130, 65, 48),  # a one-deep last K tile of the packs (65 = 4 x 16 + 1)
     Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
 ]
@@ -134,6 +135,7 @@ DYNAMIC = [
     DynamicProduct("m", 384, 1536),  # a transformer's projection over batch x tokens: packed
     DynamicProduct("m", 131, 259, "nt"),  # an input gradient, B transposed into its pack
     DynamicProduct("m", 131, 259, "nn", "f64"),
+    DynamicProduct("m", 65, 48, "nt"),  # a one-deep last K tile, B transposed into its pack
     DynamicProduct("m", 32, 64),  # below the packing threshold (K < 64): 8-row tiles, rows peeled
     DynamicProduct("m", 48, 100, "nt"),  # and columns peeled (50 per thread: 32 + 18)
 ]

@@ -60,7 +60,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
   transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
-  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
@@ -92,7 +92,7 @@ module attributes {transform.with_named_sequence} {
       // partial 32-column tile peeled off. Every tile then has a static shape and
       // vectorizes, except the columns' remainder when the thread's share of the columns
       // is itself dynamic (no division of N by the thread count), which stays scalar.
-      %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> !transform.any_op
+      %whole, %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       transform.foreach %partial : !transform.any_op {
       ^bb0(%p: !transform.any_op):
         %rest = transform.structured.match ops{["linalg.matmul"]} in %p : (!transform.any_op) -> !transform.any_op
@@ -255,14 +255,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The tiles of a pack (inside thread loop %fa, tile loops %panels over the packed outer
-  // dimension and %depth over K, 16 deep), vectorized where whole. A dynamic M or K leaves
-  // a partial last panel or last 16-deep tile, and with a dynamic size every tile's shape
-  // would be dynamic: both partial tiles are peeled off first, so only they stay loops.
-  transform.named_sequence @vectorize_pack_tiles(%panels: !transform.any_op {transform.readonly},
-      %depth: !transform.any_op {transform.readonly}, %fa: !transform.any_op {transform.readonly}) {
-    transform.include @peel_partial_tile failures(suppress) (%depth) : (!transform.any_op) -> ()
-    transform.include @peel_partial_tile failures(suppress) (%panels) : (!transform.any_op) -> ()
+  // The tiles of a pack (inside thread loop %fa, tile loop %depth over K, 16 deep),
+  // vectorized where whole. A dynamic K leaves a partial last tile, and then every tile's
+  // shape would be dynamic: the partial tile is peeled off, so that the whole ones are
+  // static, and lowered to loops at once. Vectorized, the remainder of a static K (65 = 4
+  // x 16 + 1, a one-deep tile) made mlir-opt run for 40 s on one product. (A partial
+  // panel, of a number of rows no multiple of 8, keeps every tile of that pack dynamic.)
+  transform.named_sequence @vectorize_pack_tiles(%depth: !transform.any_op {transform.readonly},
+      %fa: !transform.any_op {transform.readonly}) {
+    %whole, %partial = transform.include @peel_off_partial_tile failures(suppress) (%depth)
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.foreach %partial : !transform.any_op {
+    ^bb0(%loop: !transform.any_op):
+      %rest = transform.structured.match ops{["linalg.pack"]} in %loop : (!transform.any_op) -> !transform.op<"linalg.pack">
+      transform.structured.lower_pack %rest : (!transform.op<"linalg.pack">)
+          -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+    }
     // The sizes folded to constants, also the thread's share, a min over the thread index
     // that only the loop bounds show to be whole.
     transform.apply_patterns to %fa {
@@ -306,11 +314,11 @@ module attributes {transform.with_named_sequence} {
       %ta, %fta = transform.structured.tile_using_forall %pa num_threads [%threads]
             : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %ta1, %lta:2 = transform.structured.tile_using_for %ta tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_pack_tiles failures(propagate) (%lta#0, %lta#1, %fta) : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @vectorize_pack_tiles failures(propagate) (%lta#1, %fta) : (!transform.any_op, !transform.any_op) -> ()
       %tb, %ftb = transform.structured.tile_using_forall %pb3 num_threads [%threads]
             : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @vectorize_pack_tiles failures(propagate) (%ltb#0, %ltb#1, %ftb) : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @vectorize_pack_tiles failures(propagate) (%ltb#1, %ftb) : (!transform.any_op, !transform.any_op) -> ()
       // The product: threads over column panels; in each, per 8 x N0 tile (rows outer, so
       // an A panel is reused from L1 across the thread's columns), the accumulator's zero
       // fill fused in and the whole K in registers.
