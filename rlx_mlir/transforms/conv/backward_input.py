@@ -39,7 +39,11 @@ from rlx_mlir.transforms.conv.transpose import conv_transpose2d
 from rlx_mlir.transforms.conv.wrapped_rows import wrapped_rows_conv, wrapped_rows_height
 
 WRAP_BELOW = 16
-"""Phases with fewer output columns than this are computed on wrapped rows."""
+"""Phases with fewer output columns than this are computed on wrapped rows: the widest f32
+vector the conv schedule uses (16 lanes), so that no machine widens such a row by more
+than it is. A geometry choice, not the host's: on 8 lanes a 9 to 15 column row splits into
+partial vectors (14 = 8 + 4 + 2), which one long row avoids as well. Measured (A/B in one
+process, benchmarks/README.md): 4 columns 1.9x, 7 columns 1.2x, 8 columns 1.1x faster."""
 
 
 class ConvBackwardInputDirect(RewritePattern):
@@ -131,7 +135,9 @@ class _Phases:
 
     def wraps(self, row: AxisPhase, col: AxisPhase) -> bool:
         """Whether the phase is computed on wrapped rows (`wrapped_rows_conv`): a strided
-        gradient's phase of one group whose rows are short (fewer than WRAP_BELOW columns)."""
+        gradient's phase of one group, more than one row high, with rows shorter than
+        WRAP_BELOW columns, and not a flattened 1x1 phase (already one long row). Grouped
+        phases keep the grouped conv, whose schedule is another."""
         return self.strided and not self.groups.grouped and col.count < WRAP_BELOW and row.count > 1 and not self.flat_phase(row, col)
 
     def flat_phase(self, row: AxisPhase, col: AxisPhase) -> bool:

@@ -25,10 +25,11 @@ from rlx_mlir.transforms.builders import TensorBuilder, element_type_of, shape_o
 
 
 def wrapped_rows_height(origin: tuple[int, int], window_height: int, last_tap_column: int) -> int:
-    """The rows xp needs for the window at `origin`, `window_height` rows high: the last
-    kernel row's slice reads `last_tap_column` (= dw*(Tw-1)) columns past the wrapped
-    output, so one zero row more when it starts right of column 0 or has more than one
-    tap (it then ends at most one row lower: the window fits in Wp)."""
+    """The rows xp needs for the window at `origin`, `window_height` rows high. The last
+    kernel row's slice ends `origin[1] + last_tap_column` (last_tap_column = dw*(Tw-1))
+    columns into the row below the window's last one, so that row must exist, as zeros,
+    unless it ends exactly at the window's last row; the window fits in the width, so one
+    row is always enough."""
     return origin[0] + window_height + (1 if origin[1] + last_tap_column > 0 else 0)
 
 
