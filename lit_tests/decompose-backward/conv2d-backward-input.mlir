@@ -30,24 +30,36 @@ func.func @bwd_input_padded(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -
 // -----
 
 // Stride 2, and the last window does not reach the input's end (10 and 9 both give 4
-// outputs): four phases, one stride-1 conv each on a window of dy padded by 1 (no zeros
-// between dy cells). Rows 0, 2, .. take taps {0, 2} (read as 2 - 2t), rows 1, 3, .. tap 1;
-// each phase is inserted into dx with strides 2 at its offset; the odd columns are 4 of 9.
+// outputs): four phases, each a stride-1 conv of a window of dy padded by 1 (no zeros
+// between dy cells). Rows 0, 2, .. take taps {0, 2} (read as 2 - 2t), rows 1, 3, .. tap 1.
+// The phases' rows are short (5 and 4 columns), so each is computed on wrapped rows: the
+// padded dy (one zero row more below, 7x6) flattened to one 42-long row per image, one
+// 1-row conv per kernel row accumulating into a 5*6-long output row, which is reshaped to
+// 5x6, cut to the phase's columns and inserted into dx with strides 2 at its offset.
 // CHECK-LABEL: func.func @bwd_input_strided_unreached
 // CHECK:       %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x3x10x9xf32>
-// CHECK:       %[[DYP:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:       linalg.generic
 // CHECK-SAME:    outs(%{{.*}} : tensor<3x4x2x2xf32>)
 // CHECK:         %[[T:.*]] = linalg.index 2 : index
 // CHECK:         %[[TT:.*]] = arith.muli %{{.*}}, %[[T]] : index
 // CHECK:         arith.subi %{{.*}}, %[[TT]] : index
-// CHECK:       %[[P00:.*]] = linalg.conv_2d_nchw_fchw
-// CHECK-SAME:    ins(%[[DYP]], %{{.*}} : tensor<1x4x6x6xf32>, tensor<3x4x2x2xf32>) outs(%{{.*}} : tensor<1x3x5x5xf32>)
+// CHECK:       %[[DYP:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 2, 1]
+// CHECK:       tensor.collapse_shape %[[DYP]] {{.*}} : tensor<1x4x7x6xf32> into tensor<1x4x42xf32>
+// CHECK:       %[[FLAT:.*]] = tensor.expand_shape {{.*}} into tensor<1x4x1x42xf32>
+// CHECK:       %[[X0:.*]] = tensor.extract_slice %[[FLAT]][0, 0, 0, 0] [1, 4, 1, 31] [1, 1, 1, 1]
+// CHECK:       %[[R0:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[X0]], %{{.*}} : tensor<1x4x1x31xf32>, tensor<3x4x1x2xf32>) outs(%{{.*}} : tensor<1x3x1x30xf32>)
+// CHECK:       %[[X1:.*]] = tensor.extract_slice %[[FLAT]][0, 0, 0, 6] [1, 4, 1, 31] [1, 1, 1, 1]
+// CHECK:       %[[R1:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    ins(%[[X1]], %{{.*}} : tensor<1x4x1x31xf32>, tensor<3x4x1x2xf32>) outs(%[[R0]] : tensor<1x3x1x30xf32>)
+// CHECK:       tensor.expand_shape {{.*}} into tensor<1x3x5x6xf32>
+// CHECK:       %[[P00:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 1, 1] : tensor<1x3x5x6xf32> to tensor<1x3x5x5xf32>
 // CHECK:       %[[DX00:.*]] = tensor.insert_slice %[[P00]] into %[[Z]][0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
-// CHECK:       %[[W01:.*]] = tensor.extract_slice %[[DYP]][0, 0, 0, 1] [1, 4, 6, 4] [1, 1, 1, 1]
-// CHECK:       %[[P01:.*]] = linalg.conv_2d_nchw_fchw
-// CHECK-SAME:    ins(%[[W01]], %{{.*}} : tensor<1x4x6x4xf32>, tensor<3x4x2x1xf32>) outs(%{{.*}} : tensor<1x3x5x4xf32>)
-// CHECK:       %[[DX01:.*]] = tensor.insert_slice %[[P01]] into %[[DX00]][0, 0, 0, 1] [1, 3, 5, 4] [1, 1, 2, 2]
+// CHECK:       tensor.extract_slice %[[FLAT]][0, 0, 0, 1] [1, 4, 1, 30] [1, 1, 1, 1]
+// CHECK:       linalg.conv_2d_nchw_fchw
+// CHECK-SAME:    : tensor<1x4x1x30xf32>, tensor<3x4x1x1xf32>) outs(%{{.*}} : tensor<1x3x1x30xf32>)
+// CHECK:       tensor.extract_slice %[[FLAT]][0, 0, 0, 7] [1, 4, 1, 30] [1, 1, 1, 1]
+// CHECK:       %[[DX01:.*]] = tensor.insert_slice %{{.*}} into %[[DX00]][0, 0, 0, 1] [1, 3, 5, 4] [1, 1, 2, 2]
 // CHECK:       %[[DX10:.*]] = tensor.insert_slice %{{.*}} into %[[DX01]][0, 0, 1, 0] [1, 3, 5, 5] [1, 1, 2, 2]
 // CHECK:       tensor.insert_slice %{{.*}} into %[[DX10]][0, 0, 1, 1] [1, 3, 5, 4] [1, 1, 2, 2]
 // CHECK-NOT:   rlx.
@@ -138,7 +150,7 @@ func.func @bwd_input_groups(%dy: tensor<2x6x4x4xf32>, %w: tensor<6x2x3x3xf32>) -
 
 // Dynamic batch: zero tensors, dy's windows and views take the batch size from dy
 // (tensor.dim); the phase of rows/columns 0, 2, .. (tap 1 of 3 with padding 1) reads dy
-// itself, flattened.
+// itself, flattened; the other phases read the padded dy on wrapped rows (one row per image).
 // CHECK-LABEL: func.func @bwd_input_dynamic_batch
 // CHECK:       %[[N:.*]] = tensor.dim %dy, %{{.*}} : tensor<?x4x4x4xf32>
 // CHECK:       tensor.empty(%[[N]]) : tensor<?x3x8x8xf32>
@@ -146,8 +158,8 @@ func.func @bwd_input_groups(%dy: tensor<2x6x4x4xf32>, %w: tensor<6x2x3x3xf32>) -
 // CHECK:       linalg.conv_2d_nchw_fchw
 // CHECK-SAME:    outs(%{{.*}} : tensor<?x3x1x16xf32>)
 // CHECK:       tensor.insert_slice {{.*}}[0, 0, 0, 0] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2] : tensor<?x3x4x4xf32> into tensor<?x3x8x8xf32>
-// CHECK:       tensor.pad %dy low[0, 0, 0, 0] high[0, 0, 1, 1]
-// CHECK:       tensor.extract_slice {{.*}}[0, 0, 0, 0] [%{{.*}}, 4, 4, 5] [1, 1, 1, 1] : tensor<?x4x5x5xf32> to tensor<?x4x4x5xf32>
+// CHECK:       tensor.pad %dy low[0, 0, 0, 0] high[0, 0, 2, 1]
+// CHECK:       tensor.extract_slice {{.*}}[0, 0, 0, 0] [%{{.*}}, 4, 1, 21] [1, 1, 1, 1] : tensor<?x4x1x30xf32> to tensor<?x4x1x21xf32>
 // CHECK-NOT:   rlx.
 func.func @bwd_input_dynamic_batch(%dy: tensor<?x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [2, 2] padding [1, 1] : (tensor<?x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32>

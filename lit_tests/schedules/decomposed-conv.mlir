@@ -20,6 +20,29 @@
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // CHECK:       return
 
+// A stride-2 input gradient of a 4x4 dy (the WGAN-GP critic's last conv): its four
+// phases are 4 columns wide, so each runs on wrapped rows (one 1-row conv per kernel row
+// of the flattened padded dy); every one of those convs is scheduled as vector code.
+// CHECK-LABEL: func.func @dx_strided_narrow
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
+// CHECK:         vector.fma
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+// CHECK:       return
+
 // The weight gradient: x and dy to channels-last in 8x8 blocks (transpose.mlir), then the
 // rank-7 contraction (conv-weight.mlir) as 4 c x 8 f accumulators; only the [3, 3, F, C]
 // weight is transposed by plain loops, on the calling thread (3x3x16x16: too little work
@@ -56,6 +79,10 @@ func.func @dx_odd_batch(%dy: tensor<7x16x16x16xf32>, %w: tensor<16x16x3x3xf32>) 
 func.func @dx_dynamic_batch(%dy: tensor<?x16x16x16xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<?x16x16x16xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<?x16x16x16xf32>, tensor<16x16x3x3xf32>) -> tensor<?x16x16x16xf32>
   return %dx : tensor<?x16x16x16xf32>
+}
+func.func @dx_strided_narrow(%dy: tensor<3x16x4x4xf32>, %w: tensor<16x16x4x4xf32>) -> tensor<3x16x8x8xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w kernel_size [4, 4] stride [2, 2] padding [1, 1] : (tensor<3x16x4x4xf32>, tensor<16x16x4x4xf32>) -> tensor<3x16x8x8xf32>
+  return %dx : tensor<3x16x8x8xf32>
 }
 func.func @dw_odd_batch(%x: tensor<7x16x16x16xf32>, %dy: tensor<7x16x16x16xf32>) -> tensor<16x16x3x3xf32> {
   %dw = rlx.conv2d_backward_weight %x, %dy kernel_size [3, 3] stride [1, 1] padding [1, 1] : (tensor<7x16x16x16xf32>, tensor<7x16x16x16xf32>) -> tensor<16x16x3x3xf32>

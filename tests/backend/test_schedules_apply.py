@@ -346,6 +346,12 @@ CASES: list[Case] = [
             *CONV,
         ),
     ),
+    # The WGAN-GP critic's last input gradient, small: four 4-column phases on wrapped rows,
+    # each kernel row (2 per phase) a 1-row conv of the flattened padded dy, all vector code.
+    Case(
+        "dx_direct_n2_c16f16_in8_k4s2p1", conv_dx("dx_direct_wrapped", 2, 16, 16, 8, 4, s=2, p=1),
+        (Threaded("each of the 8 wrapped-row convs: FMAs", r"vector\.fma .* : vector<\d+xf32>", 8), *CONV),
+    ),
     Case("dw_direct_n2_c16f16_k1", conv_dw("dw_direct_1x1", 2, 16, 16, 16, 1), DW),
     Case("dx_direct_n2_c16f16_k1", conv_dx("dx_direct_1x1", 2, 16, 16, 16, 1), CONV_8F),
     Case("dw_direct_n2_c16f16_k1s2", conv_dw("dw_direct_1x1_s2", 2, 16, 16, 16, 1, s=2), DW),

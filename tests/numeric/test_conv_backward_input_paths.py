@@ -106,6 +106,13 @@ CASES = [
     Case("s2-d2-gcd-2-taps-in-even-phases", 1, 5, 7, (6, 10), (3, 3), stride=(2, 2), padding=(1, 2), dilation=(2, 2)),
     Case("s2-d3-coprime-taps-every-phase", 2, 3, 4, (5, 9), (3, 3), stride=(2, 2), padding=(2, 1), dilation=(3, 3), extra=(1, 1)),
     Case("s3-d2-mixed-strides", 1, 4, 5, (4, 6), (3, 2), stride=(3, 1), padding=(1, 0), dilation=(2, 1), extra=(2, 0)),
+    # Strided phases narrower than a vector on wrapped rows (one long row per image, the
+    # columns past each row's end dropped): the kernel rows accumulate one 1-row conv each.
+    Case("wrapped-4x4-s2-p1-critic", 2, 16, 32, (4, 4), (4, 4), stride=(2, 2), padding=(1, 1)),
+    Case("wrapped-4x4-s2-p1-critic-f64", 2, 16, 32, (4, 4), (4, 4), stride=(2, 2), padding=(1, 1), dtype=F64),
+    Case("wrapped-3x3-s2-p1-7-wide-even-input", 2, 32, 16, (7, 7), (3, 3), stride=(2, 2), padding=(1, 1), extra=(1, 1)),
+    Case("wrapped-3x3-s2-p0-odd-f64", 1, 16, 24, (5, 6), (3, 3), stride=(2, 2), extra=(1, 0), dtype=F64),
+    Case("wrapped-s3-d2-p2-rect", 2, 8, 16, (5, 4), (3, 4), stride=(3, 3), padding=(2, 1), dilation=(2, 2), extra=(2, 1)),
     # Groups, batch, dtypes.
     Case("groups2-s2", 2, 8, 12, (4, 9), (3, 3), stride=(2, 2), padding=(1, 1), groups=2),
     Case("batch1-s2-f64", 1, 6, 10, (5, 8), (3, 3), stride=(2, 2), padding=(1, 1), extra=(1, 1), dtype=F64),

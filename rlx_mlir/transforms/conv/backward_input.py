@@ -36,6 +36,14 @@ from rlx_mlir.transforms.builders import (
 )
 from rlx_mlir.transforms.conv.groups import ConvGroups, multiply_accumulate
 from rlx_mlir.transforms.conv.transpose import conv_transpose2d
+from rlx_mlir.transforms.conv.wrapped_rows import wrapped_rows_conv, wrapped_rows_height
+
+WRAP_BELOW = 16
+"""Phases with fewer output columns than this are computed on wrapped rows: the widest f32
+vector the conv schedule uses (16 lanes), so that no machine widens such a row by more
+than it is. A geometry choice, not the host's: on 8 lanes a 9 to 15 column row splits into
+partial vectors (14 = 8 + 4 + 2), which one long row avoids as well. Measured (A/B in one
+process, benchmarks/README.md): 4 columns 1.9x, 7 columns 1.2x, 8 columns 1.1x faster."""
 
 
 class ConvBackwardInputDirect(RewritePattern):
@@ -56,7 +64,11 @@ class ConvBackwardInputDirect(RewritePattern):
 
     A phase whose sub-kernel is 1x1 and whose window is exactly dy (1x1 convs) is
     convolved on dy's flattened rows ([N, F, 1, H*W]): the same contraction with one long
-    row, which the conv schedule's vector tiles along W divide more often. With groups the
+    row, which the conv schedule's vector tiles along W divide more often. A strided phase
+    of one group with short rows (fewer than `WRAP_BELOW` columns: a 4x4 or 7x7 dy) is
+    convolved on wrapped rows (`wrapped_rows_conv`): the padded dy flattened to one row
+    per image, one 1-row conv per kernel row, so the vectors run over several output
+    rows at once instead of one short row widened to a whole vector. With groups the
     sub-kernel is [G, C/G, F/G, Th, Tw] and the conv `linalg.conv_2d_ngchw_gfchw` on dy
     split by groups.
     """
@@ -89,11 +101,19 @@ class _Phases:
     def __init__(self, b: TensorBuilder, op: rlx.Conv2dBackwardInputOp, rows: list[AxisPhase], cols: list[AxisPhase]):
         self.b, self.op = b, op
         self.groups = ConvGroups(op.groups())
+        self.strided = op.window().stride != (1, 1)
         self.dy_out = shape_of(op.grad_output)[2:]
         self.low = [max([0, *(phase.low for phase in axis)]) for axis in (rows, cols)]
         self.high = [max([0, *(phase.high(out) for phase in axis)]) for axis, out in zip((rows, cols), self.dy_out)]
+        wrapped = [(row, col) for row in rows for col in cols if self.wraps(row, col)]
+        if wrapped:
+            height = max(
+                wrapped_rows_height(self.origin(row, col), row.window, col.dilation * (len(col.taps) - 1)) for row, col in wrapped
+            )
+            self.high[0] = max(self.high[0], height - self.low[0] - self.dy_out[0])
         self._padded: SSAValue | None = None
         self._flat: SSAValue | None = None
+        self._padded_flat: SSAValue | None = None
 
     def padded(self) -> SSAValue:
         """dy padded by the largest low/high padding any phase needs (built once, when first needed)."""
@@ -101,11 +121,32 @@ class _Phases:
             self._padded = self.b.pad(self.op.grad_output, (0, 0, *self.low), (0, 0, *self.high), 0.0)
         return self._padded
 
+    def padded_flat(self) -> SSAValue:
+        """The padded dy as [N, F, 1, Hp*Wp], for the wrapped-row phases."""
+        if self._padded_flat is None:
+            self._padded_flat = self.b.flat_rows(self.padded())
+        return self._padded_flat
+
     def flat(self) -> SSAValue:
         """dy as [N, F, 1, Ho*Wo]."""
         if self._flat is None:
             self._flat = self.b.flat_rows(self.op.grad_output)
         return self._flat
+
+    def wraps(self, row: AxisPhase, col: AxisPhase) -> bool:
+        """Whether the phase is computed on wrapped rows (`wrapped_rows_conv`): a strided
+        gradient's phase of one group, more than one row high, with rows shorter than
+        WRAP_BELOW columns, and not a flattened 1x1 phase (already one long row). Grouped
+        phases keep the grouped conv, whose schedule is another."""
+        return self.strided and not self.groups.grouped and col.count < WRAP_BELOW and row.count > 1 and not self.flat_phase(row, col)
+
+    def flat_phase(self, row: AxisPhase, col: AxisPhase) -> bool:
+        """A 1x1 sub-kernel reading exactly dy: convolved on dy's flattened rows."""
+        return len(row.taps) == len(col.taps) == 1 and (row.low, col.low) == (0, 0) and (row.window, col.window) == self.dy_out
+
+    def origin(self, row: AxisPhase, col: AxisPhase) -> tuple[int, int]:
+        """Where the phase's dy window starts in the padded dy."""
+        return self.low[0] - row.low, self.low[1] - col.low
 
     def window(self, row: AxisPhase, col: AxisPhase) -> SSAValue:
         """dyw: dy itself when the phase reads exactly dy, else a slice of the padded dy."""
@@ -124,8 +165,12 @@ class _Phases:
         b, groups = self.b, self.groups
         n, c = shape_of(self.op.result)[:2]
         element = element_type_of(self.op.weight)
+        if self.wraps(row, col):
+            w = _sub_kernel(b, self.op.weight, groups, row, col)
+            origin, count = self.origin(row, col), (row.count, col.count)
+            return wrapped_rows_conv(b, self.padded_flat(), shape_of(self.padded())[3], w, origin, count, (row.dilation, col.dilation))
         dyw = self.window(row, col)
-        flat = len(row.taps) == len(col.taps) == 1 and dyw is self.op.grad_output
+        flat = self.flat_phase(row, col)
         out = (1, row.count * col.count) if flat else (row.count, col.count)
         zeros = b.full(groups.shape([n, groups.count, c // groups.count, *out], 1), element, 0.0, like=self.op.grad_output)
         conv = b.conv_2d_ngchw_gfchw if groups.grouped else b.conv_2d_nchw_fchw
