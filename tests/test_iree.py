@@ -56,6 +56,7 @@ from numeric import test_adaptive_pool_backward as adaptive_bwd
 from numeric import test_avg_pool_backward_semantics as avg_semantics
 from numeric import test_observer_ops as observer
 from numeric import test_one_d_ops as one_d
+from numeric import test_pointwise_weight_gradient as pointwise
 from numeric import test_pool_backward as pool_bwd
 from rlx_mlir.ir import make_context, parse_module, verify_module
 from rlx_mlir.transforms.convert_rlx_to_linalg import ConvertRlxToLinalgPass, forward_patterns
@@ -321,6 +322,19 @@ def _max_pool_gather_kernels(case: max_pool_gather.Gather) -> list[Kernel]:
                          "" if kind == "random" else kind) for kind in ("random", "ties", "specials")]
 
 
+# -- A linear layer's weight gradient over a dynamic batch, as the importer emits it: the
+# weight gradient of a 1x1 conv1d over one cell, lowered to one product (`pointwise_weight`).
+
+POINTWISE_WEIGHT = pointwise.weight_gradient_source("?", 33, 17, (1,), np.float32).replace("@f(", "@pointwise_dw(")
+
+
+def _pointwise_weight_check(function) -> None:
+    rng = np.random.default_rng(0)
+    for batch in (1, 9, 130):
+        x, dy = rng.standard_normal((batch, 33, 1)).astype(np.float32), rng.standard_normal((batch, 17, 1)).astype(np.float32)
+        assert_matches(function(x, dy), pointwise.reference, (x, dy), label=f"batch {batch}")
+
+
 KERNELS = [
     *(_conv_kernel(form, CONV[name]) for form, names in CONV_CONFIGS.items() for name in names),
     *(_semantics_kernel(gradient, case) for case in SEMANTICS for gradient in ("weight", "input")),
@@ -330,6 +344,7 @@ KERNELS = [
       for c in (*AVG_SEMANTICS, *ADAPTIVE_SEMANTICS)),
     *(_one_d_kernel(case) for case in ONE_D),
     _case_kernel("pool_semantics", "empty_batch_dx", EMPTY_BATCH, np.float32, _empty_batch_check),
+    _case_kernel("conv_semantics", "pointwise_dw", POINTWISE_WEIGHT, np.float32, _pointwise_weight_check),
     *(kernel for case in observer.OBSERVED for kernel in _observer_kernels(case)),
     *(kernel for case in max_pool_gather.CASES for kernel in _max_pool_gather_kernels(case)),
     *(_case_kernel("observer", c.symbol, c.function(), np.dtype(c.dtype).type, lambda f, c=c: c.check({c.symbol: f}))

@@ -2,10 +2,10 @@
 
 // A product large enough to pack (M, K >= 64, N >= 16, f32), 256x128 @ 128x256, with
 // @f32_lanes = 8 (N0 = 16): A packed into 8-row panels (16x8 transposed blocks), B into
-// 16-column panels, then per 8x16 register tile a k loop whose accumulator starts from
-// zeros in registers (the packed result's zero fill folded away), 8 FMAs of
-// vector<16xf32> per k, and the unpack of whole 8x16 tiles, with the result's zero fill
-// folded into the tile's write: no linalg op is left, not even a fill.
+// 16-column panels, then threads over the result's columns, and per 8x16 tile of the
+// result a k loop whose accumulator starts from zeros in registers (the packed result's
+// zero fill folded away), 8 FMAs of vector<16xf32> per k, written straight into the
+// result: the packed result is never in memory, no linalg op is left, not even a fill.
 // CHECK-LABEL: func.func @packed
 // CHECK:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x16xf32>
 // CHECK:       scf.forall (%{{.*}}) in (2)
@@ -13,11 +13,13 @@
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         vector.transfer_write {{.*}} : vector<16x16xf32>, memref<1x16x16xf32, {{.*}}>
 // CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x16xf32>)
-// CHECK-COUNT-8:   vector.fma {{.*}} : vector<16xf32>
-// CHECK:       scf.forall (%{{.*}}) in (2)
-// CHECK:         vector.transfer_write {{.*}} : vector<8x16xf32>, memref<8x16xf32, {{.*}}>
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           scf.for {{.*}} step %c16
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x16xf32>)
+// CHECK-COUNT-8:       vector.fma {{.*}} : vector<16xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<8x16xf32>, memref<8x16xf32, strided<[256, 1], {{.*}}>>
 // CHECK-NOT:   linalg.
+// CHECK-NOT:   scf.forall
 // CHECK:       return
 
 // Sizes the tiles do not divide (257 rows, 131 k): the packs pad the edge tiles, which stay

@@ -3,23 +3,26 @@
 // rlx.matmul, as the VJPs and the importer emit them). Entry point @apply_matmul, included
 // by main.mlir (see there for the conventions).
 //
-// matmul, large (@match_packed_matmul, @match_packed_f64_matmul: static f32 or f64, M and
-// N >= 256, K >= 128): packed operands, scheduled before the transposes so that a transpose
-// feeding an operand folds into its pack (a transposed operand is the same pack with
-// permuted dimensions; none is materialized). A into [M/8, K, 8] panels and B into
-// [N/N0, K, N0] (N0 = 2 vectors of the element type, @pack_*matmul_register_tiles in
-// params), padded with zeros to whole tiles, each pack in its own thread region; the
-// product threads over N/N0, and per 8 x N0 tile (rows outer: an A panel is reused from
-// cache across the thread's columns) a k loop over the whole K whose accumulator starts
-// from zeros in registers (the packed result's zero fill fused into the tile and folded
-// into the accumulator's first read) and stays there (8 FMAs of one vector row each per
-// k); then the result unpacked over the threads with its zero fill fused into the unpack's
-// tiles, where the tile's write overwrites it before it reaches memory. Edge tiles of the
-// packs and the unpack stay loops. The contractions are lowered to FMAs and the unit
-// dimensions dropped here, inside the thread loops: left to main.mlir's last step, the
-// broadcasts to vector<1xN> that the vectorized packs and the k = 1 contractions hold
-// made lower_broadcast and canonicalization undo each other forever (mlir-opt out of
-// memory). Measurements: benchmarks/README.md.
+// matmul, large (@match_packed_*matmul: f32 or f64, M and K >= 64 or dynamic, N >= 16):
+// packed operands, scheduled before the transposes so that a transpose feeding an operand
+// folds into its pack (a transposed operand is the same pack with permuted dimensions;
+// none is materialized). A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2
+// vectors of the element type, @pack_*matmul_register_tiles in params), padded with zeros
+// to whole tiles, each pack in its own thread region. Then the result: threads over its
+// columns, and per 8 x N0 tile (rows outer: an A panel is reused from cache across the
+// thread's columns) the packed product's tile fused in, a k loop over the whole K whose
+// accumulator starts from zeros in registers (the packed result's zero fill folded into its
+// first read) and stays there (8 FMAs of one vector row each per k), written straight
+// into the result: the packed result never reaches memory. (It used to: the product wrote
+// [M/8, N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product into the
+// result's tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in the
+// same processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M) is
+// peeled off: a whole tile computed into a buffer, its rows copied. Edge tiles of the
+// packs stay loops. The contractions are lowered to FMAs and the unit dimensions dropped
+// here, inside the thread loops: left to main.mlir's last step, the broadcasts to
+// vector<1xN> that the vectorized packs and the k = 1 contractions hold made
+// lower_broadcast and canonicalization undo each other forever (mlir-opt out of memory).
+// Measurements: benchmarks/README.md.
 //
 // matmul, large, with a dynamic M (batch x tokens): packed the same way; the pack pads the
 // rows to whole panels, so the register tiles are static whatever M is at run time. Tiled
@@ -319,66 +322,72 @@ module attributes {transform.with_named_sequence} {
             : (!transform.op<"linalg.pack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %tb1, %ltb:2 = transform.structured.tile_using_for %tb tile_sizes [1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       transform.include @vectorize_pack_tiles failures(propagate) (%ltb#1, %ftb) : (!transform.any_op, !transform.any_op) -> ()
-      // The product: threads over column panels; in each, per 8 x N0 tile (rows outer, so
-      // an A panel is reused from L1 across the thread's columns), the accumulator's zero
-      // fill fused in and the whole K in registers.
-      %t0, %fa = transform.structured.tile_using_forall %p2 num_threads [0, %threads]
-            : (!transform.op<"linalg.generic">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %fc, %fa2 = transform.structured.fuse_into_containing_op %pc into %fa
-          : (!transform.op<"linalg.pack">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fi, %fa3 = transform.structured.fuse_into_containing_op %init into %fa2
-          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.apply_patterns to %fa3 {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %t1, %lmn:2 = transform.structured.fuse %t0 tile_sizes [1, 1, 0]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %t2, %lk = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.structured.vectorize %t2 : !transform.any_op
-      %fills = transform.structured.match ops{["linalg.fill"]} in %fa3 : (!transform.any_op) -> !transform.any_op
-      transform.include @vectorize_whole_tiles failures(propagate) (%fills) : (!transform.any_op) -> ()
-      transform.include @vector_contractions failures(propagate) (%fa3) : (!transform.any_op) -> ()
-      transform.apply_patterns to %fa3 {
-        transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
-        transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.include @hoist_accumulators failures(propagate) (%lk) : (!transform.any_op) -> ()
-      // CSE first: the zero fill's write and the accumulator's read fold into each other
-      // only when they name the same index values.
-      transform.apply_cse to %fa3 : !transform.any_op
-      transform.apply_patterns to %fa3 {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      // The unpack, with the result's zero fill fused into its tiles: the tile's write
-      // overwrites the zeros before they reach memory.
+      // The product fused into the result's tiles: threads over column ranges of the
+      // unpacked result, each computing the packed product of its columns (the packed
+      // result's zero fill fused in), which its register tiles then fuse (the caller).
       %result_fill = transform.get_producer_of_operand %unpack[1] : (!transform.op<"linalg.unpack">) -> !transform.any_op
-      %tu, %ftu = transform.structured.tile_using_forall %unpack num_threads [%threads]
+      %tu, %ftu = transform.structured.tile_using_forall %unpack num_threads [0, %threads]
             : (!transform.op<"linalg.unpack">, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %fr, %ftu2 = transform.structured.fuse_into_containing_op %result_fill into %ftu
-          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fp, %ftu1 = transform.structured.fuse_into_containing_op %p2 into %ftu
+          : (!transform.op<"linalg.generic">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fc, %ftu1b = transform.structured.fuse_into_containing_op %pc into %ftu1
+          : (!transform.op<"linalg.pack">, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The result's zero fill, which is also the one the packed result is packed from,
+      // where it fuses (not with a dynamic M: then it stays a pass of its own).
+      transform.sequence %ftu1b : !transform.any_op failures(suppress) {
+      ^bb0(%loop: !transform.any_op):
+        %fr, %fused = transform.structured.fuse_into_containing_op %result_fill into %loop
+            : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      }
+      %ftu2 = transform.get_parent_op %tu {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %ftu2 {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %fa3 = transform.merge_handles %ftu2 : !transform.any_op
       transform.yield %tu, %ftu2, %fa3, %fta, %ftb, %fn : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     }
     transform.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
-  // The rest of a packed product once its unpack is cut into register tiles (%tile, inside
-  // %tile_loop): every whole tile vectorized, the vector code lowered to FMAs in the thread
-  // loops, and the edge tiles of the packs and unpack lowered to loops.
+  // The packed product's tiles inside thread loop %ft: each one's k loop of one step each,
+  // vectorized, its accumulator starting from zeros in registers (the packed result's zero
+  // fill folded into its first read) and kept there across K.
+  transform.named_sequence @product_register_tiles(%ft: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %ft : (!transform.any_op) -> !transform.any_op
+    %t2, %lk = transform.structured.tile_using_for %g tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @vectorize_each_static failures(propagate) (%t2) : (!transform.any_op) -> ()
+    %fills = transform.structured.match ops{["linalg.fill"]} in %ft : (!transform.any_op) -> !transform.any_op
+    transform.include @vectorize_each_static failures(propagate) (%fills) : (!transform.any_op) -> ()
+    transform.include @vector_contractions failures(propagate) (%ft) : (!transform.any_op) -> ()
+    transform.apply_patterns to %ft {
+      transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.foreach %lk : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      transform.include @hoist_accumulators failures(propagate) (%one) : (!transform.any_op) -> ()
+    }
+    // CSE first: the zero fill's write and the accumulator's read fold into each other
+    // only when they name the same index values.
+    transform.apply_cse to %ft : !transform.any_op
+    transform.apply_patterns to %ft {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+
+  // The rest of a packed product once its result is cut into register tiles (in thread loop
+  // %ftu2): every whole unpack and fill tile vectorized, the vector code lowered to FMAs in
+  // the thread loops, and the edge tiles of the packs and unpack lowered to loops.
   transform.named_sequence @finish_packed_product(
-      %tile0: !transform.any_op {transform.consumed}, %tile_loop: !transform.any_op {transform.readonly},
       %ftu2: !transform.any_op {transform.readonly}, %fa3: !transform.any_op {transform.readonly},
       %fta: !transform.any_op {transform.readonly}, %ftb: !transform.any_op {transform.readonly},
       %fn: !transform.any_op {transform.readonly}) {
-    transform.sequence %tile0 : !transform.any_op failures(suppress) {
-    ^bb0(%tile: !transform.any_op):
-      transform.include @vectorize_whole_tiles failures(propagate) (%tile) : (!transform.any_op) -> ()
-      // One loop per thread region, none when the fill could not be fused (padded edges).
-      transform.foreach %tile_loop : !transform.any_op {
-      ^bb0(%loop: !transform.any_op):
-        %ufills = transform.structured.match ops{["linalg.fill"]} in %loop : (!transform.any_op) -> !transform.any_op
-        transform.include @vectorize_whole_tiles failures(propagate) (%ufills) : (!transform.any_op) -> ()
-      }
+    transform.sequence %fn : !transform.any_op failures(suppress) {
+    ^bb0(%f: !transform.any_op):
+      %tiles = transform.structured.match ops{["linalg.unpack", "linalg.fill"]} in %ftu2 : (!transform.any_op) -> !transform.any_op
+      transform.include @vectorize_each_static failures(propagate) (%tiles) : (!transform.any_op) -> ()
       transform.apply_cse to %ftu2 : !transform.any_op
       transform.apply_patterns to %ftu2 {
         transform.apply_patterns.canonicalization
@@ -420,8 +429,15 @@ module attributes {transform.with_named_sequence} {
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      // Rows no multiple of 8 (257, a dynamic M): the partial row tile peeled off, so the
+      // whole ones have static shapes.
+      transform.include @peel_partial_tile failures(suppress) (%loop) : (!transform.any_op) -> ()
+      transform.apply_patterns to %ftu {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.include @product_register_tiles failures(propagate) (%ftu) : (!transform.any_op) -> ()
+      transform.include @finish_packed_product failures(propagate) (%ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
@@ -437,8 +453,15 @@ module attributes {transform.with_named_sequence} {
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_packed_product failures(propagate) (%tile, %loop, %ftu, %fa, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      // Rows no multiple of 8 (257, a dynamic M): the partial row tile peeled off, so the
+      // whole ones have static shapes.
+      transform.include @peel_partial_tile failures(suppress) (%loop) : (!transform.any_op) -> ()
+      transform.apply_patterns to %ftu {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.include @product_register_tiles failures(propagate) (%ftu) : (!transform.any_op) -> ()
+      transform.include @finish_packed_product failures(propagate) (%ftu, %fa, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
