@@ -89,55 +89,29 @@ def test_packed_transposed_product_matches_pytorch(case, compile_rlx):
 
 @dataclass(frozen=True)
 class DynamicProduct:
-    """A product whose rows (M: tokens x batch) or reduction (K: the weight gradient's) is
-    dynamic, compiled once and run at several sizes. ``variant`` as benchmarks.matmul's: A·B,
-    Aᵀ·B with A stored K x M, A·Bᵀ with B stored N x K."""
+    """A product whose rows (M: batch x tokens) are dynamic, compiled once and run at
+    several sizes. ``variant`` as benchmarks.matmul's: A·B, Aᵀ·B with A stored K x M, A·Bᵀ
+    with B stored N x K."""
 
-    dynamic: str  # "m" or "k"
-    static: int  # the other of M and K
+    k: int
     n: int
     variant: str = "nn"
     dtype: str = "f32"
 
     def __str__(self) -> str:
-        return f"{self.variant}_{self.dynamic}dyn_{self.static}x{self.n}_{self.dtype}"
+        return f"{self.variant}_mdyn_{self.k}x{self.n}_{self.dtype}"
 
-    def shapes(self, size: int | str) -> tuple[tuple, tuple, tuple]:
-        m, k = (size, self.static) if self.dynamic == "m" else (self.static, size)
-        a = (k, m) if self.variant == "tn" else (m, k)
-        b = (self.n, k) if self.variant == "nt" else (k, self.n)
-        return a, b, (m, self.n)
-
-    def source(self) -> str:
-        def ty(shape):
-            return "tensor<" + "x".join(map(str, shape)) + f"x{self.dtype}>"
-
-        (sa, sb, sy) = self.shapes("?")
-        m, k = ("?", self.static) if self.dynamic == "m" else (self.static, "?")
-        a, b, lines = "%a", "%b", []
-        if self.variant == "tn":
-            lines.append(f"  %at = rlx.permute %a dims [1, 0] : ({ty(sa)}) -> {ty((m, k))}")
-            a = "%at"
-        if self.variant == "nt":
-            lines.append(f"  %bt = rlx.permute %b dims [1, 0] : ({ty(sb)}) -> {ty((k, self.n))}")
-            b = "%bt"
-        lines.append(f"  %y = rlx.matmul {a}, {b} : ({ty((m, k))}, {ty((k, self.n))}) -> {ty(sy)}")
-        body = "\n".join(lines)
-        return f"func.func @f(%a: {ty(sa)}, %b: {ty(sb)}) -> {ty(sy)} {{\n{body}\n  return %y : {ty(sy)}\n}}\n"
-
-    def reference(self, a, b):
-        a = a.t() if self.variant == "tn" else a
-        b = b.t() if self.variant == "nt" else b
-        return a @ b
+    def case(self, m: int | str) -> MatmulCase:
+        return MatmulCase(m, self.k, self.n, self.variant, self.dtype)  # type: ignore[arg-type]  ("?": dynamic)
 
 
 DYNAMIC = [
-    DynamicProduct("m", 384, 1536),  # a transformer's projection over batch x tokens: packed
-    DynamicProduct("m", 131, 259, "nt"),  # an input gradient, B transposed into its pack
-    DynamicProduct("m", 131, 259, "nn", "f64"),
-    DynamicProduct("m", 65, 48, "nt"),  # a one-deep last K tile, B transposed into its pack
-    DynamicProduct("m", 32, 64),  # below the packing threshold (K < 64): 8-row tiles, rows peeled
-    DynamicProduct("m", 48, 100, "nt"),  # and columns peeled (50 per thread: 32 + 18)
+    DynamicProduct(384, 1536),  # a transformer's projection over batch x tokens: packed
+    DynamicProduct(131, 259, "nt"),  # an input gradient, B transposed into its pack
+    DynamicProduct(131, 259, "nn", "f64"),
+    DynamicProduct(65, 48, "nt"),  # a one-deep last K tile, B transposed into its pack
+    DynamicProduct(32, 64),  # below the packing threshold (K < 64): 8-row tiles, rows peeled
+    DynamicProduct(48, 100, "nt"),  # and columns peeled (50 per thread: 32 + 18)
 ]
 SIZES = (1, 7, 8, 9, 197, 300)
 """Fewer rows than one tile, one tile exactly, one more, and some with remainders."""
@@ -147,10 +121,10 @@ SIZES = (1, 7, 8, 9, 197, 300)
 def test_dynamic_product_matches_pytorch_at_every_size(case, compile_rlx):
     with warnings.catch_warnings():
         warnings.simplefilter("error", PipelineFallbackWarning)
-        fn = compile_rlx(case.source())["f"]
+        fn = compile_rlx(case.case("?").source())["f"]
     rng = np.random.default_rng(0)
     dtype = {"f32": np.float32, "f64": np.float64}[case.dtype]
     for size in SIZES:
-        a_shape, b_shape, _ = case.shapes(size)
-        a, b = rng.standard_normal(a_shape).astype(dtype), rng.standard_normal(b_shape).astype(dtype)
-        assert_matches(fn(a, b), case.reference, (a, b))
+        sized = case.case(size)
+        a, b = (rng.standard_normal(shape).astype(dtype) for shape in sized.stored)
+        assert_matches(fn(a, b), sized.reference, (a, b))
