@@ -73,6 +73,30 @@
 // CHECK:         linalg.copy ins(%{{.*}} : memref<1x3x6x20xf32, {{.*}}>) outs(%{{.*}} : memref<1x3x6x20xf32, strided<[1440, 480, 80, 2], offset: ?>>)
 // CHECK-NOT:   memref.copy
 // CHECK:       return
+// A dynamic first loop (a dynamic batch: [B*T, C], [B, T, C]) is split in 2 when the
+// last loop, a row, has at least 64 iterations, each part a dynamic number of rows: an
+// elementwise op (gelu's over ?x1536), a row's reduction (layer norm's statistics), the
+// same over batch x tokens.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         affine.min
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : memref<?x1536xf32, strided<[1536, 1], offset: ?>>)
+// CHECK:       return
+// CHECK-LABEL: func.func @dynamic_row_sums
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:       return
+// CHECK-LABEL: func.func @dynamic_tokens
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : memref<?x4x96xf32, {{.*}}>)
+// CHECK:       return
+// Too little work per row to split unknown rows: one loop (a per-row statistic), rows of 8.
+// CHECK-LABEL: func.func @dynamic_statistic
+// CHECK-NOT:   scf.forall
+// CHECK:       return
+// CHECK-LABEL: func.func @dynamic_short_rows
+// CHECK-NOT:   scf.forall
+// CHECK:       return
 
 #nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
 #c = affine_map<(c, n, h, w) -> (c)>
@@ -80,6 +104,8 @@
 #all = affine_map<(i) -> (i)>
 #rows = affine_map<(i, j) -> (i, j)>
 #none = affine_map<(i) -> ()>
+#row = affine_map<(i, j) -> (i)>
+#tokens = affine_map<(b, t, c) -> (b, t, c)>
 builtin.module {
   func.func @channel_sums(%x: tensor<4x8x6x32xf32>) -> tensor<8xf32> {
     %z = arith.constant 0.0 : f32
@@ -212,5 +238,67 @@ builtin.module {
     %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3x12x40xf32>) -> tensor<2x3x12x40xf32>
     %i = tensor.insert_slice %x into %f[0, 0, 0, 0] [2, 3, 6, 20] [1, 1, 2, 2] : tensor<2x3x6x20xf32> into tensor<2x3x12x40xf32>
     func.return %i : tensor<2x3x12x40xf32>
+  }
+  func.func @dynamic_rows(%x: tensor<?x1536xf32>) -> tensor<?x1536xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %x, %c0 : tensor<?x1536xf32>
+    %e = tensor.empty(%n) : tensor<?x1536xf32>
+    %y = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<?x1536xf32>) outs(%e : tensor<?x1536xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = math.exp %a : f32
+      linalg.yield %r : f32
+    } -> tensor<?x1536xf32>
+    func.return %y : tensor<?x1536xf32>
+  }
+  func.func @dynamic_row_sums(%x: tensor<?x384xf32>) -> tensor<?xf32> {
+    %c0 = arith.constant 0 : index
+    %z = arith.constant 0.0 : f32
+    %n = tensor.dim %x, %c0 : tensor<?x384xf32>
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %i = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+    %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<?x384xf32>) outs(%i : tensor<?xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    } -> tensor<?xf32>
+    func.return %s : tensor<?xf32>
+  }
+  func.func @dynamic_tokens(%x: tensor<?x4x96xf32>, %y: tensor<?x4x96xf32>) -> tensor<?x4x96xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %x, %c0 : tensor<?x4x96xf32>
+    %e = tensor.empty(%n) : tensor<?x4x96xf32>
+    %s = linalg.generic {indexing_maps = [#tokens, #tokens, #tokens], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%x, %y : tensor<?x4x96xf32>, tensor<?x4x96xf32>) outs(%e : tensor<?x4x96xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.addf %a, %b : f32
+      linalg.yield %r : f32
+    } -> tensor<?x4x96xf32>
+    func.return %s : tensor<?x4x96xf32>
+  }
+  func.func @dynamic_statistic(%x: tensor<?xf32>) -> tensor<?xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %x, %c0 : tensor<?xf32>
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %y = linalg.generic {indexing_maps = [#all, #all], iterator_types = ["parallel"]}
+        ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = math.sqrt %a : f32
+      linalg.yield %r : f32
+    } -> tensor<?xf32>
+    func.return %y : tensor<?xf32>
+  }
+  func.func @dynamic_short_rows(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+    %e = tensor.empty(%n) : tensor<?x8xf32>
+    %y = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    } -> tensor<?x8xf32>
+    func.return %y : tensor<?x8xf32>
   }
 }
