@@ -55,6 +55,8 @@ CASES = [
     Product(64, 64, 16),  # the smallest packed product
     Product(65, 67, 17),  # partial tiles everywhere, at the thresholds
     Product(130, 65, 48),  # a one-deep last K tile of the packs (65 = 4 x 16 + 1)
+    Product(255, 255, 255),  # one short of whole tiles in every dimension
+    Product(255, 255, 255, "f64"),
     Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
 ]
