@@ -325,7 +325,7 @@ def _max_pool_gather_kernels(case: max_pool_gather.Gather) -> list[Kernel]:
 # -- A linear layer's weight gradient over a dynamic batch, as the importer emits it: the
 # weight gradient of a 1x1 conv1d over one cell, lowered to one product (`pointwise_weight`).
 
-POINTWISE_WEIGHT = pointwise.weight_gradient_source("?", 33, 17, (1,), np.float32).replace("@f(", "@pointwise_dw(")
+POINTWISE_WEIGHT = pointwise.weight_gradient_source("?", 33, 17, (1,), np.float32, name="pointwise_dw")
 
 
 def _pointwise_weight_check(function) -> None:

@@ -21,7 +21,7 @@ from rlx_mlir.backend import compile_module
 from rlx_mlir.backend.interface import module_text
 
 
-def weight_gradient_source(batch, c, f, cells, dtype, kernel=1, stride=1, padding=0, groups=1) -> str:
+def weight_gradient_source(batch, c, f, cells, dtype, kernel=1, stride=1, padding=0, groups=1, name="f") -> str:
     rank = len(cells)
     element = {np.float32: "f32", np.float64: "f64"}[dtype]
     out = [(size + 2 * padding - kernel) // stride + 1 for size in cells]
@@ -32,7 +32,7 @@ def weight_gradient_source(batch, c, f, cells, dtype, kernel=1, stride=1, paddin
     x, dy, dw = ty(batch, c, *cells), ty(batch, f, *out), ty(f, c // groups, *[kernel] * rank)
     window = (f"kernel_size {[kernel] * rank} stride {[stride] * rank} padding {[padding] * rank}"
               f" dilation {[1] * rank} groups {groups}")
-    return (f"func.func @f(%x: {x}, %dy: {dy}) -> {dw} {{\n"
+    return (f"func.func @{name}(%x: {x}, %dy: {dy}) -> {dw} {{\n"
             f"  %dw = rlx.conv{rank}d_backward_weight %x, %dy {window} : ({x}, {dy}) -> {dw}\n"
             f"  return %dw : {dw}\n}}\n")
 

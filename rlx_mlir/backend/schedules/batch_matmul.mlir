@@ -19,7 +19,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @num_threads() -> !transform.param<i64>
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
   transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
-  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op
 
   // A reduction of at least 2 terms (as matmul.mlir: at K = 1 the register tile's k loop
   // folds away and hoisting out of it aborts mlir-opt 22).
@@ -93,7 +93,7 @@ module attributes {transform.with_named_sequence} {
       // Rows and columns the tiles do not divide (attention over 197 tokens): the partial
       // row tile peeled off and computed a row at a time, then the partial column tile
       // peeled off, so every tile has a static shape and vectorizes.
-      %whole, %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> !transform.any_op
       transform.foreach %partial : !transform.any_op {
       ^bb0(%p: !transform.any_op):
         %rest = transform.structured.match ops{["linalg.batch_matmul"]} in %p : (!transform.any_op) -> !transform.any_op

@@ -16,13 +16,13 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // As @peel_partial_tile, yielding the loop of whole tiles, then the partial loop (an
-  // empty handle when the tile size divides a static loop, the whole loop being %loop).
-  // For a caller that treats the two apart.
-  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op) {
+  // As @peel_partial_tile, yielding the partial loop, for a caller that treats its tile
+  // apart. Fails when the tile size divides the loop: included with failures(suppress),
+  // the handle is then empty.
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
     %full, %partial = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-    transform.yield %full, %partial : !transform.any_op, !transform.any_op
+    transform.yield %partial : !transform.any_op
   }
 
   // Vectorizes %op if its shape is static; fails otherwise (include with failures(suppress)).

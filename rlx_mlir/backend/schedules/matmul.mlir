@@ -63,7 +63,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_each_static(%ops: !transform.any_op {transform.consumed})
   transform.named_sequence @peel_partial_tile(%loop: !transform.any_op {transform.readonly})
-  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @peel_off_partial_tile(%loop: !transform.any_op {transform.readonly}) -> !transform.any_op
 
   transform.named_sequence @match_matmul(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
@@ -95,7 +95,7 @@ module attributes {transform.with_named_sequence} {
       // partial 32-column tile peeled off. Every tile then has a static shape and
       // vectorizes, except the columns' remainder when the thread's share of the columns
       // is itself dynamic (no division of N by the thread count), which stays scalar.
-      %whole, %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %partial = transform.include @peel_off_partial_tile failures(suppress) (%l#0) : (!transform.any_op) -> !transform.any_op
       transform.foreach %partial : !transform.any_op {
       ^bb0(%p: !transform.any_op):
         %rest = transform.structured.match ops{["linalg.matmul"]} in %p : (!transform.any_op) -> !transform.any_op
@@ -249,15 +249,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield %r : !transform.any_op
   }
 
-  // %tile vectorized if its sizes are static (a whole tile), else left as it is.
-  transform.named_sequence @vectorize_whole_tiles(%tile: !transform.any_op {transform.consumed}) {
-    transform.sequence %tile : !transform.any_op failures(suppress) {
-    ^bb0(%t: !transform.any_op):
-      transform.structured.vectorize %t : !transform.any_op
-    }
-    transform.yield
-  }
-
   // The tiles of a pack (inside thread loop %fa, tile loop %depth over K, 16 deep),
   // vectorized where whole. A dynamic K leaves a partial last tile, and then every tile's
   // shape would be dynamic: the partial tile is peeled off, so that the whole ones are
@@ -266,8 +257,8 @@ module attributes {transform.with_named_sequence} {
   // panel, of a number of rows no multiple of 8, keeps every tile of that pack dynamic.)
   transform.named_sequence @vectorize_pack_tiles(%depth: !transform.any_op {transform.readonly},
       %fa: !transform.any_op {transform.readonly}) {
-    %whole, %partial = transform.include @peel_off_partial_tile failures(suppress) (%depth)
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %partial = transform.include @peel_off_partial_tile failures(suppress) (%depth)
+        : (!transform.any_op) -> !transform.any_op
     transform.foreach %partial : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
       %rest = transform.structured.match ops{["linalg.pack"]} in %loop : (!transform.any_op) -> !transform.op<"linalg.pack">
@@ -287,16 +278,16 @@ module attributes {transform.with_named_sequence} {
 
   // The product of a matmul packed into register tiles (%p, by a @pack_*register_tiles):
   // B's panels transposed to [N/N0, K, N0]; transposes feeding the operands folded into
-  // their packs; each pack tiled over the threads; the packed contraction over threads of
-  // column panels, per register tile the whole K in registers from zeros; the unpack over
-  // the threads with the result's zero fill fused in. Yields the unpack's thread tile (to
-  // be cut into register tiles by the caller, whose sizes depend on the element type),
-  // then the thread loops and the function.
+  // their packs; each pack tiled over the threads; the result's unpack tiled over threads
+  // of columns, with the packed product of those columns and its zero fill fused in.
+  // Yields the unpack's thread tile (to be cut into register tiles by the caller, whose
+  // sizes depend on the element type), its thread loop, the packs' thread loops and the
+  // function.
   transform.named_sequence @schedule_packed_product(%p0: !transform.op<"linalg.generic"> {transform.consumed})
-      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
     // Suppressed failures continue with empty handles: a padded edge whose fill does not
     // fuse still gets its packs and unpack lowered.
-    %r:6 = transform.sequence %p0 : !transform.op<"linalg.generic"> -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op failures(suppress) {
+    %r:5 = transform.sequence %p0 : !transform.op<"linalg.generic"> -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op failures(suppress) {
     ^bb0(%p: !transform.op<"linalg.generic">):
       %threads = transform.include @num_threads failures(propagate) () : () -> !transform.param<i64>
       %pb = transform.get_producer_of_operand %p[1] : (!transform.op<"linalg.generic">) -> !transform.op<"linalg.pack">
@@ -343,10 +334,9 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %ftu2 {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
-      %fa3 = transform.merge_handles %ftu2 : !transform.any_op
-      transform.yield %tu, %ftu2, %fa3, %fta, %ftb, %fn : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      transform.yield %tu, %ftu2, %fta, %ftb, %fn : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     }
-    transform.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    transform.yield %r#0, %r#1, %r#2, %r#3, %r#4 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
   // A generic whose body is a multiply-add (a contraction).
@@ -395,9 +385,8 @@ module attributes {transform.with_named_sequence} {
   // %ftu2): every whole unpack and fill tile vectorized, the vector code lowered to FMAs in
   // the thread loops, and the edge tiles of the packs and unpack lowered to loops.
   transform.named_sequence @finish_packed_product(
-      %ftu2: !transform.any_op {transform.readonly}, %fa3: !transform.any_op {transform.readonly},
-      %fta: !transform.any_op {transform.readonly}, %ftb: !transform.any_op {transform.readonly},
-      %fn: !transform.any_op {transform.readonly}) {
+      %ftu2: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
+      %ftb: !transform.any_op {transform.readonly}, %fn: !transform.any_op {transform.readonly}) {
     transform.sequence %fn : !transform.any_op failures(suppress) {
     ^bb0(%f: !transform.any_op):
       %tiles = transform.structured.match ops{["linalg.unpack", "linalg.fill"]} in %ftu2 : (!transform.any_op) -> !transform.any_op
@@ -407,7 +396,7 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
       transform.apply_dce to %fn : !transform.any_op
-      %all = transform.merge_handles %fa3, %fta, %ftb, %ftu2 : !transform.any_op
+      %all = transform.merge_handles %fta, %ftb, %ftu2 : !transform.any_op
       transform.apply_patterns to %all {
         transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
         transform.apply_patterns.vector.lower_outerproduct
@@ -434,23 +423,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A packed product whose result is cut into register tiles (row loop %rows, in thread
+  // loop %ftu), whatever their element type: the partial row tile (rows no multiple of 8,
+  // a dynamic M) peeled off so the whole ones have static shapes, the product's tiles
+  // vectorized (@product_register_tiles), then the rest (@finish_packed_product).
+  transform.named_sequence @finish_register_tiles(%rows: !transform.any_op {transform.readonly},
+      %ftu: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
+      %ftb: !transform.any_op {transform.readonly}, %fn: !transform.any_op {transform.readonly}) {
+    transform.include @peel_partial_tile failures(suppress) (%rows) : (!transform.any_op) -> ()
+    transform.apply_patterns to %ftu {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.include @product_register_tiles failures(propagate) (%ftu) : (!transform.any_op) -> ()
+    transform.include @finish_packed_product failures(propagate) (%ftu, %fta, %ftb, %fn)
+        : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+    transform.yield
+  }
+
   transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%mm: !transform.any_op):
       %p = transform.include @pack_matmul_register_tiles failures(propagate) (%mm)
           : (!transform.any_op) -> !transform.op<"linalg.generic">
-      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
-          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      // Rows no multiple of 8 (257, a dynamic M): the partial row tile peeled off, so the
-      // whole ones have static shapes.
-      transform.include @peel_partial_tile failures(suppress) (%loop) : (!transform.any_op) -> ()
-      transform.apply_patterns to %ftu {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.include @product_register_tiles failures(propagate) (%ftu) : (!transform.any_op) -> ()
-      transform.include @finish_packed_product failures(propagate) (%ftu, %fa, %fta, %ftb, %fn)
+      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
           : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
@@ -463,18 +462,11 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%mm: !transform.any_op):
       %p = transform.include @pack_f64_matmul_register_tiles failures(propagate) (%mm)
           : (!transform.any_op) -> !transform.op<"linalg.generic">
-      %tu, %ftu, %fa, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
-          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
+          : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      // Rows no multiple of 8 (257, a dynamic M): the partial row tile peeled off, so the
-      // whole ones have static shapes.
-      transform.include @peel_partial_tile failures(suppress) (%loop) : (!transform.any_op) -> ()
-      transform.apply_patterns to %ftu {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      transform.include @product_register_tiles failures(propagate) (%ftu) : (!transform.any_op) -> ()
-      transform.include @finish_packed_product failures(propagate) (%ftu, %fa, %fta, %ftb, %fn)
+      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
           : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
