@@ -26,11 +26,10 @@ import xdsl
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 
 from rlx_mlir.backend import NativeModule, cache, environment_key, get_pipeline, load_cached
 from rlx_mlir.backend.interface import module_text
-from rlx_mlir.ir import make_context
+from rlx_mlir.ir import HexFloatParser, make_context
 from rlx_mlir.kernel_graph import KernelGraph, Libraries
 from rlx_mlir.backend.pipelines import default_pipeline
 
@@ -72,7 +71,7 @@ def recall(key: str):
         return None
     if record["graphs"] is None:
         return modules[0]
-    graphs = Parser(make_context(), record["graphs"]).parse_module()
+    graphs = HexFloatParser(make_context(), record["graphs"]).parse_module()
     functions = [op for op in graphs.body.block.ops if isinstance(op, func.FuncOp)]
     return KernelGraph(functions, Libraries(modules))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import AnyFloat, FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -57,7 +57,37 @@ def format_location(op: Operation) -> str | None:
     return None
 
 
-class LocatingParser(Parser):
+class HexFloatParser(Parser):
+    """A Parser that reads a float tensor's hexadecimal elements as MLIR does: as the bits.
+
+    MLIR writes a float that has no decimal form (an infinity, a NaN) as its bit pattern,
+    `dense<0xFF800000> : tensor<f32>` for -inf, and so does xDSL's printer. xDSL 0.75's
+    parser reads such an element of a dense literal as the integer 0xFF800000 converted to
+    a float (4.29e9), so an attention mask's -inf came back from a cached compile's record
+    as 1.8e19 and the step's result was wrong. Scalar float attributes are read right.
+    """
+
+    def _parse_tensor_literal_element(self):
+        element = super()._parse_tensor_literal_element()
+        if isinstance(element.value, int) and element.span.text.lower().startswith("0x"):
+            return _HexElement(element.is_negative, element.value, element.span)
+        return element
+
+
+@dataclass
+class _HexElement(Parser._TensorLiteralElement):
+    """A hexadecimal element of a tensor literal: an integer, or a float's bit pattern."""
+
+    def to_type(self, parser, type):
+        if not isinstance(type, AnyFloat):
+            return super().to_type(parser, type)
+        assert isinstance(self.value, int)
+        if self.value.bit_length() > type.bitwidth:
+            parser.raise_error("hexadecimal float constant out of range for type", at_position=self.span)  # mlir-opt's words
+        return next(type.iter_unpack(self.value.to_bytes(type.compile_time_size, "little")))
+
+
+class LocatingParser(HexFloatParser):
     """A Parser that gives each op it reads the file:line:col of its name, as mlir-opt does.
 
     The op name comes after the result list (`%y = rlx.conv2d ...`), so the position is

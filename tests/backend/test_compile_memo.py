@@ -119,3 +119,42 @@ def test_bad_input_is_still_diagnosed_on_a_second_compile():
     for _ in range(2):
         with pytest.raises(DiagnosticError):
             rlx_mlir.compile(bad)
+
+
+# A softmax over a -inf-masked score: the graph holds the mask's -inf and a NaN as
+# constants, which its text spells as bit patterns (`0xFF800000`).
+MASKED_SOURCE = """
+func.func @f(%x: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {{
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<f32>
+  %nan = arith.constant dense<[0x7FC00000, 1.0, 2.0, 0xFF800000, 0x7F800000]> : tensor<5xf32>
+  %keep = rlx.gt %x, %zero : (tensor<3x5xf32>, tensor<f32>) -> tensor<3x5xi1>
+  %bias = rlx.where %keep, %zero, %ninf : (tensor<3x5xi1>, tensor<f32>, tensor<f32>) -> tensor<3x5xf32>
+  %s = rlx.add %x, %bias : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+  %p = rlx.softmax %s dim 1 : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  %n = rlx.mul %x, %nan : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  func.return %p, %n : tensor<3x5xf32>, tensor<3x5xf32>
+}}
+// {tag}
+"""
+
+
+def test_infinities_and_nans_of_a_graph_survive_the_memo(monkeypatch):
+    """A memo hit reads the kernel graph back from its record's text, where MLIR spells an
+    infinity or a NaN by its bits; read as an integer, an attention mask's -inf became 1.8e19
+    and a cached step computed another function (the first compile was right)."""
+    source = MASKED_SOURCE.format(tag=uuid.uuid4().hex)
+    x = np.array([[1.0, -2.0, 0.5, 3.0, -1.0], [0.25, 0.75, -0.5, -3.0, 2.0], [-1.0, 4.0, 1.5, -0.25, 0.5]],
+                 dtype=np.float32)
+    t = torch.from_numpy(x.astype(np.float64))
+    want_p = torch.softmax(t.masked_fill(t <= 0, float("-inf")), dim=1).numpy()
+    want_n = (t * torch.tensor([float("nan"), 1.0, 2.0, float("-inf"), float("inf")], dtype=torch.float64)).numpy()
+    first = rlx_mlir.compile(source, outline=True)
+    _forbid_lowering(monkeypatch)
+    second = rlx_mlir.compile(source, outline=True)
+    assert last_compile_was_cache_hit() is True
+    for compiled in (first, second):
+        p, n = compiled["f"](x)
+        np.testing.assert_allclose(p, want_p, rtol=1e-6, atol=0)
+        np.testing.assert_array_equal(np.isnan(n), np.isnan(want_n))
+        np.testing.assert_array_equal(n[~np.isnan(n)], want_n[~np.isnan(want_n)].astype(np.float32))
