@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch.nn.functional as F
 
 from rlx_mlir.api import lower_to_linalg
 from rlx_mlir.backend import compile_module
 from rlx_mlir.backend.interface import module_text
-from oracle import assert_matches
-from numeric.test_strided_conv_forms import conv2d_source
+from numeric.test_strided_conv_forms import assert_conv_matches_pytorch, conv2d_source
 
 # (label, n, c, f, (h, w), (kh, kw), stride, padding (low h, low w, high h, high w), dilation)
 CONFIGS = [
@@ -39,14 +37,7 @@ def test_narrow_row_conv_matches_pytorch(config, dtype):
     text, xs, ws = conv2d_source(n, c, f, hw, k, s, p, d, dtype)
     lowered = lower_to_linalg(text)
     assert "linalg.matmul" in module_text(lowered) and "linalg.conv_2d" not in module_text(lowered)
-    fn = compile_module(lowered)["f"]
-    rng = np.random.default_rng(0)
-    x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype)
-
-    def conv(x_, w_):
-        return F.conv2d(F.pad(x_, (p[1], p[3], p[0], p[2])), w_, stride=s, dilation=d)
-
-    assert_matches(fn(x, w), conv, (x, w), label="conv2d as a matmul")
+    assert_conv_matches_pytorch(compile_module(lowered)["f"], xs, ws, s, p, d, dtype, "conv2d as a matmul")
 
 
 @pytest.mark.parametrize(

@@ -60,13 +60,18 @@ def test_strided_conv_matches_pytorch(config, dtype, dynamic, form):
     _, n, c, f, hw, k, s, p, d = config
     text, xs, ws = conv2d_source(n, c, f, hw, k, s, p, d, dtype, dynamic)
     fn = compile_module(lower_to_linalg(text, strided_conv=form))["f"]
+    assert_conv_matches_pytorch(fn, xs, ws, s, p, d, dtype, f"conv2d strided-conv={form}")
+
+
+def assert_conv_matches_pytorch(fn, xs, ws, s, p, d, dtype, label: str) -> None:
+    """`fn(x, w)` against `F.conv2d` of x padded per side, on seeded normal x and w."""
     rng = np.random.default_rng(0)
     x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype)
 
     def conv(x_, w_):
         return F.conv2d(F.pad(x_, (p[1], p[3], p[0], p[2])), w_, stride=s, dilation=d)
 
-    assert_matches(fn(x, w), conv, (x, w), label=f"conv2d strided-conv={form}")
+    assert_matches(fn(x, w), conv, (x, w), label=label)
 
 
 def _phase_form(hw: tuple[int, int], c: int, f: int) -> str:

@@ -1,6 +1,7 @@
 """The convolution family as linalg: `rlx.conv*`, `rlx.conv_transpose*`, `rlx.im2col*` and their gradients.
 
-Forward (`forward`, `transpose`, `stride_phases`, `im2col`): see those modules. Backward:
+Forward (`forward`, `transpose`, `stride_phases`, `narrow_rows`, `disjoint_windows`, `im2col`): see
+those modules. Backward:
 
 For `y = conv2d(x, w)` with stride s, padding p, dilation d and `groups` G
 (x [N,C,H,W], w [F,C/G,KH,KW], dy [N,F,Ho,Wo]):

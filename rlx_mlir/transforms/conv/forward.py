@@ -6,7 +6,8 @@ outputs are indexed by loop dimensions only. Padding is an explicit zero `tensor
 side. Groups are a loop dimension (expand_shape in, collapse_shape out), never a Python
 loop, so the IR's size never depends on tensor sizes, kernel sizes or group counts. The
 transposed conv is `transpose`'s, the strided conv by stride phases `stride_phases`', one
-with narrow output rows as a matmul `narrow_rows`'.
+with narrow output rows as a matmul `narrow_rows`', one whose windows read disjoint inputs
+as a matmul `disjoint_windows`'.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from rlx_mlir.dialects import rlx
 from rlx_mlir.geometry import Window
 from rlx_mlir.transforms.builders import TensorBuilder, dims_map, scaled, shape_of, tensor_type
+from rlx_mlir.transforms.conv.disjoint_windows import conv_as_row_matmul, has_disjoint_windows
 from rlx_mlir.transforms.conv.narrow_rows import conv_as_matmul, has_narrow_rows
 from rlx_mlir.transforms.conv.stride_phases import strided_conv_phases
 from rlx_mlir.transforms.conv.transpose import conv_transpose
@@ -62,7 +64,8 @@ class ConvToLinalg(RewritePattern):
     [N, F, Ho, Wo] (depthwise is the case C/G = 1). xDSL has no 3-D named conv, so 3-D is
     `grouped_conv`, one gather-form generic with a group loop. With `strided_conv="phases"`
     (the backend's form) a strided 2-D conv of one group is `stride_phases`' sum of
-    stride-1 convs, or `narrow_rows`' matmul where its output rows are narrow.
+    stride-1 convs, or `narrow_rows`' matmul where its output rows are narrow, or
+    `disjoint_windows`' matmul where its windows read disjoint inputs (a patch embedding).
     """
 
     def __init__(self, strided_conv: StridedConv = "direct"):
@@ -79,6 +82,8 @@ class ConvToLinalg(RewritePattern):
         elif groups == 1 and self.strided_conv == "phases" and window.stride != (1, 1):
             if has_narrow_rows(out):
                 y = conv_as_matmul(b, xpad, op.weight, window, out)
+            elif has_disjoint_windows(window, shape_of(op.weight)[2:]):
+                y = conv_as_row_matmul(b, xpad, op.weight, window, out)
             else:
                 y = strided_conv_phases(b, xpad, op.weight, window, out)
         elif groups == 1:
