@@ -116,7 +116,10 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
         raise
     except Exception as error:  # torch.export's own refusal: data-dependent control flow, ...
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise UnsupportedGraph(f"torch.export cannot trace the training step: {first}") from error
+        where = _raising_call(str(error))
+        raise UnsupportedGraph(
+            f"torch.export cannot trace the training step: {first}" + (f" (at {where})" if where else "")
+        ) from error
     if check_forward is not None:
         check_forward(forward.graph, forward_provenance(forward.graph))
     with warnings.catch_warnings():
@@ -200,6 +203,18 @@ def _read_signature(graph, signature, constant_values, provenance) -> JointGraph
     for _, name in parameters:
         gradients.setdefault(name, None)
     return JointGraph(graph, parameters, buffers, user_inputs, loss, gradients, updates, constants, provenance)
+
+
+def _raising_call(message: str) -> str | None:
+    """The user's call that torch.export's error names ("The following call raised this
+    error:" and a traceback frame), as `file:line: code`: a data-dependent guard is raised
+    deep inside PyTorch (a causal-mask check of nn.Transformer, say), and its first line
+    alone does not say which of the model's lines to change."""
+    found = re.search(r'The following call raised this error:\s*File "([^"]+)", line (\d+)[^\n]*\n(?: +(\S.*))?', message)
+    if found is None:
+        return None
+    place = f"{found.group(1)}:{found.group(2)}"
+    return f"{place}: {found.group(3).strip()}" if found.group(3) else place
 
 
 def _model_name(target: str) -> str:

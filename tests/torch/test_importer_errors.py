@@ -140,3 +140,29 @@ def test_cli_fails_with_one_line_and_no_file(tmp_path, args, message):
     assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out.mlir").exists()
+
+
+class DataDependentBranch(nn.Module):
+    """A Python branch on a tensor's value: torch.export refuses it (a data-dependent guard)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+
+    def forward(self, x):
+        h = self.lin(x)
+        if (h > 0).all():
+            h = h * 2
+        return h
+
+
+def test_a_step_torch_export_cannot_trace_names_the_users_line():
+    """torch.export raises a data-dependent guard deep inside PyTorch (nn.Transformer's
+    causal-mask check does too); the refusal names the model's line that asked for it."""
+    with pytest.raises(UnsupportedGraph) as raised:
+        export_training_step(DataDependentBranch(), (torch.randn(2, 4), torch.tensor([0, 1])))
+    message = str(raised.value)
+    assert message.startswith("torch.export cannot trace the training step: Could not guard on data-dependent")
+    line = _line_of(DataDependentBranch.forward, "if (h > 0).all()")
+    assert message.endswith(f"(at {__file__}:{line}: if (h > 0).all():)")
+    assert "\n" not in message
