@@ -111,6 +111,7 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
             warnings.simplefilter("ignore", FutureWarning)
             program = torch.export.export(TrainStep(model, loss_fn), (x, target), dynamic_shapes=dynamic_shapes)
             _drop_tied_aliases(program, model)
+            unused = _unused_parameters_as_buffers(program)
             forward = program.run_decompositions(table)
     except UnsupportedGraph:
         raise
@@ -133,7 +134,7 @@ def export_joint_graph(model, example_inputs, loss_fn, kept_whole, check_forward
         )
         module, signature = _copy_graph_module_and_signature(joint)
         _remove_detach_pass(module, signature)
-    return _read_signature(module.graph, signature, joint.constants, _provenance(forward.graph, module.graph))
+    return _read_signature(module.graph, signature, joint.constants, _provenance(forward.graph, module.graph), unused)
 
 
 def _drop_tied_aliases(program, model) -> None:
@@ -171,12 +172,31 @@ def _drop_tied_aliases(program, model) -> None:
         program.graph_module.recompile()
 
 
-def _read_signature(graph, signature, constant_values, provenance) -> JointGraph:
+def _unused_parameters_as_buffers(program) -> set[str]:
+    """The parameters the step never reads (a layer the forward skips), passed to the joint
+    trace as buffers: it refuses a parameter that gets no gradient ("Found a parameter that
+    did not receive a gradient"), where eager autograd leaves its `.grad` None. Their
+    targets are returned; `_read_signature` lists them as parameters again, whose gradient
+    is zero."""
+    placeholders = {node.name: node for node in program.graph.nodes if node.op == "placeholder"}
+    unused = set()
+    for spec in program.graph_signature.input_specs:
+        if spec.kind == InputKind.PARAMETER and not placeholders[spec.arg.name].users:
+            spec.kind, spec.persistent = InputKind.BUFFER, True
+            program._state_dict[spec.target] = program._state_dict[spec.target].detach()
+            # The joint trace asks a gradient of every input whose example requires one.
+            placeholder = placeholders[spec.arg.name]
+            placeholder.meta["val"] = placeholder.meta["val"].detach()
+            unused.add(spec.target)
+    return unused
+
+
+def _read_signature(graph, signature, constant_values, provenance, unused_parameters=frozenset()) -> JointGraph:
     placeholders = {node.name: node for node in graph.nodes if node.op == "placeholder"}
     parameters, buffers, user_inputs, constants = [], [], [], []
     for spec in signature.input_specs:
         node = placeholders[spec.arg.name]
-        if spec.kind == InputKind.PARAMETER:
+        if spec.kind == InputKind.PARAMETER or spec.target in unused_parameters:
             parameters.append((node, _model_name(spec.target)))
         elif spec.kind == InputKind.BUFFER:
             buffers.append((node, _model_name(spec.target)))

@@ -258,3 +258,32 @@ def test_dropout_and_stochastic_depth_match_pytorch_fed_the_same_masks(monkeypat
     assert all(np.array_equal(again.last_masks[k], v) for k, v in compiled.last_masks.items())
     explicit, _, _ = compiled(x, target, masks=[dropout_mask.numpy(), keep_mask.numpy()])
     assert relative_l2(explicit, loss) == 0
+
+
+class WithUnusedLayers(nn.Module):
+    """A layer the forward never calls, one it calls only in eval mode, and a weight tied to
+    a used one: eager autograd leaves the unused ones' `.grad` None (zero in the step)."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(6, 5)
+        self.head = nn.Linear(5, 4)
+        self.spare = nn.Linear(6, 5)
+        self.eval_head = nn.Linear(5, 4)
+        self.tied = nn.Linear(6, 5)
+        self.tied.weight = self.body.weight
+
+    def forward(self, x):
+        h = torch.tanh(self.body(x))
+        return self.head(h) if self.training else self.eval_head(h)
+
+
+def test_parameters_the_step_never_reads_get_zero_gradients():
+    """torch.export's joint trace refuses a parameter without a gradient ("Found a parameter
+    that did not receive a gradient"); a model with a spare layer still trains."""
+    torch.manual_seed(0)
+    model = WithUnusedLayers()
+    x, target = torch.randn(3, 6), torch.tensor([0, 3, 1])
+    check_step(model, x, target)
+    step = export_training_step(model.double(), (x.double(), target))
+    assert set(step.parameter_names) == {name for name, _ in model.named_parameters()}
