@@ -41,27 +41,29 @@ func.func @batch_norm_backward_dynamic_batch(%dy: tensor<?x3x3xf64>, %x: tensor<
 // -----
 
 // native_layer_norm_backward over the last dim: mean and rstd ([?, 3, 1], ATen's shape)
-// are read at (d0, d1, 0); row sums of g = dy * w and of g * xhat, one generic each, their
+// are viewed as [?, 3] and read at (d0, d1), projected permutations; row sums of g = dy * w and of g * xhat, one generic each, their
 // sums reassociable (m = 5); dx in one parallel generic; dweight and dbias sum over the
 // rows in x's own loop order (o0, o1, j), the rows outside, so the inner loop has unit stride.
 // CHECK-LABEL: func.func @layer_norm_backward
+// CHECK:       %[[M:.*]] = tensor.collapse_shape %m {{.*}} : tensor<?x3x1xf32> into tensor<?x3xf32>
+// CHECK:       %[[R:.*]] = tensor.collapse_shape %r {{.*}} : tensor<?x3x1xf32> into tensor<?x3xf32>
 // CHECK:       %[[SG:.*]] = linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK-SAME:    ins(%dy, %w :
 // CHECK-SAME:    outs(%{{.*}} : tensor<?x3xf32>)
 // CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
 // CHECK:       %[[SGX:.*]] = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:    ins(%dy, %x, %m, %r, %w :
+// CHECK-SAME:    ins(%dy, %x, %[[M]], %[[R]], %w :
 // CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
 // CHECK:       %[[MG:.*]], %[[MGX:.*]] = linalg.generic {{.*}} ins(%[[SG]], %[[SGX]] :
 // CHECK:         arith.constant 5.000000e+00 : f32
 // CHECK:       %[[DX:.*]] = linalg.generic
 // CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:    ins(%dy, %x, %m, %r, %w, %[[MG]], %[[MGX]] :
+// CHECK-SAME:    ins(%dy, %x, %[[M]], %[[R]], %w, %[[MG]], %[[MGX]] :
 // CHECK:       %[[DW:.*]], %[[DB:.*]] = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-SAME:    affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d2)>
 // CHECK-SAME:    iterator_types = ["reduction", "reduction", "parallel"]
 // CHECK-SAME:    outs(%{{.*}}, %{{.*}} : tensor<5xf32>, tensor<5xf32>)
 // CHECK:       return %[[DX]], %[[DW]], %[[DB]]
@@ -74,14 +76,16 @@ func.func @layer_norm_backward(%dy: tensor<?x3x5xf32>, %x: tensor<?x3x5xf32>, %m
 // -----
 
 // An x that is all normalized: no rows to sum over, so dweight and dbias are one
-// all-parallel generic; mean and rstd ([1, 1]) are read at (0, 0).
+// all-parallel generic; mean and rstd ([1, 1], viewed as [1]) are read at 0.
 // CHECK-LABEL: func.func @layer_norm_backward_one_row
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
+// CHECK:       %[[M:.*]] = tensor.collapse_shape %m {{.*}} : tensor<1x1xf32> into tensor<1xf32>
+// CHECK:       %[[R:.*]] = tensor.collapse_shape %r {{.*}} : tensor<1x1xf32> into tensor<1xf32>
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>
 // CHECK-SAME:    iterator_types = ["parallel", "reduction", "reduction"]
 // CHECK:       %dw, %db = linalg.generic
-// CHECK-SAME:    affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, 0)>
+// CHECK-SAME:    affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0)>
 // CHECK-SAME:    iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:    ins(%dy, %x, %m, %r :
+// CHECK-SAME:    ins(%dy, %x, %[[M]], %[[R]] :
 // CHECK:       return %dx, %dw, %db
 func.func @layer_norm_backward_one_row(%dy: tensor<2x4xf32>, %x: tensor<2x4xf32>, %m: tensor<1x1xf32>, %r: tensor<1x1xf32>, %w: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %dx, %dw, %db = rlx.layer_norm_backward %dy, %x, %m, %r, %w : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>)

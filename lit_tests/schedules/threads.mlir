@@ -98,6 +98,14 @@
 // CHECK-NOT:   scf.forall
 // CHECK:       return
 
+// An op in a sequential loop directly in a function body (attention's loop over key
+// blocks) is split as one in the body itself.
+// CHECK-LABEL: func.func @in_sequential_loop
+// CHECK:       scf.for
+// CHECK:         scf.forall (%{{.*}}) in (2)
+// CHECK:           linalg.generic
+// CHECK:       return
+
 #nchw = affine_map<(c, n, h, w) -> (n, c, h, w)>
 #c = affine_map<(c, n, h, w) -> (c)>
 #id = affine_map<(n, c, h, w) -> (n, c, h, w)>
@@ -300,5 +308,19 @@ builtin.module {
       linalg.yield %r : f32
     } -> tensor<?x8xf32>
     func.return %y : tensor<?x8xf32>
+  }
+  func.func @in_sequential_loop(%x: tensor<4096x64xf32>, %n: index) -> tensor<4096x64xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<4096x64xf32>) {
+      %y = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+          ins(%x : tensor<4096x64xf32>) outs(%acc : tensor<4096x64xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %v = arith.subf %o, %a : f32
+        linalg.yield %v : f32
+      } -> tensor<4096x64xf32>
+      scf.yield %y : tensor<4096x64xf32>
+    }
+    func.return %r : tensor<4096x64xf32>
   }
 }

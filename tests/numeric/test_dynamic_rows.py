@@ -36,6 +36,7 @@ NORMS = [
     norm.LayerNorm(shape=(1, ROW), dynamic=True, dtype="f64"),
     norm.LayerNorm(shape=(1, 3, ROW), dynamic=True, dtype="f64"),
     norm.LayerNormBackward(shape=(1, ROW), dynamic=True, dtype="f64"),
+    norm.LayerNormBackward(shape=(1, 3, ROW), dynamic=True, dtype="f64"),
 ]
 
 ADD_TYPES = {"rows": f"tensor<?x{ROW}xf64>", "tokens": f"tensor<?x3x{ROW}xf64>"}

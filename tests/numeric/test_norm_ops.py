@@ -643,6 +643,10 @@ CASES = [
     LayerNormBackward(shape=(4, 6)),
     LayerNormBackward(shape=(3, 4), k=2, dtype="f64"),
     LayerNormBackward(shape=(3, 2, 5), dynamic=True),
+    # Large enough for the thread schedule to split dx along its rows (its statistics
+    # read as [rows], a projected permutation); over [rows, C] and [B, T, C].
+    LayerNormBackward(shape=(300, 96), dtype="f64"),
+    LayerNormBackward(shape=(2, 64, 96)),
     *_both(LayerNormTrainingStep, shape=(5, 7)),
     LayerNormTrainingStep(shape=(2, 3, 4, 5), k=2),
     *_both(LayerNormTrainingStep, shape=(4, 6), k=2),

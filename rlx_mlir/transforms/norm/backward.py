@@ -213,7 +213,7 @@ class LayerNormBackwardToLinalg(RewritePattern):
         dx[o, *j]  = rstd[o] * (g - mean_g[o] - xhat * mean_gx[o])
         dweight[*j] = sum_o dy * xhat,   dbias[*j] = sum_o dy
 
-    mean and rstd come in ATen's shape [*outer, 1, ..., 1] and are read at (*o, 0, ..., 0).
+    mean and rstd come in ATen's shape [*outer, 1, ..., 1], viewed as [*outer] (`stat_as_rows`).
     """
 
     @op_type_rewrite_pattern
@@ -221,18 +221,18 @@ class LayerNormBackwardToLinalg(RewritePattern):
         b = TensorBuilder(rewriter, op)
         loops = RowLoops.of(op)
         k, rank = loops.normalized, loops.outer + loops.normalized
-        stat_at_x = dims_map(rank, lambda d: (*d[: rank - k], *(0,) * k))
-        _, _, weight = loops.over_x()
+        mean, rstd = loops.stat_as_rows(b, op.mean), loops.stat_as_rows(b, op.rstd)
+        _, stat_at_x, weight = loops.over_x()
         dx = centered_row_gradient(
-            b, loops, op.grad_output, op.input, op.mean, op.rstd, op.weight,
-            (loops.row_stat(), stat_at_x), (loops.normalized_axes(), weight),
+            b, loops, op.grad_output, op.input, mean, rstd, op.weight,
+            (loops.row(), stat_at_x), (loops.normalized_axes(), weight),
         )
         # dweight, dbias: x's own loop order (*o, *j), the row loops reduced outside the
         # columns, so the inner loop runs along a row of x and dy with unit stride (with the
         # rows innermost it read one element per row: 34.6 -> 17.6 ms for the whole
         # gradient at 25088x96). Every output element sums its rows in order either way.
         dweight, dbias = affine_gradients(
-            b, op.grad_output, op.input, op.mean, op.rstd, stat_at_x, weight, shape_of(op.weight),
+            b, op.grad_output, op.input, mean, rstd, stat_at_x, weight, shape_of(op.weight),
             "R" * (rank - k) + "p" * k,
         )
         rewriter.replace(op, [], [dx, dweight, dbias])

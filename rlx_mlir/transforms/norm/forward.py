@@ -296,9 +296,19 @@ class RowLoops:
     def as_stat_shape(self, b: TensorBuilder, row_values: SSAValue, x: SSAValue) -> SSAValue:
         """A per-row tensor in ATen's shape [*outer, 1, ..., 1]: the last row axis (or the
         unit one) takes the k unit axes."""
+        return b.expand_shape(row_values, self.stat_groups(), stat_shape(shape_of(x), self.normalized))
+
+    def stat_as_rows(self, b: TensorBuilder, stat: SSAValue) -> SSAValue:
+        """ATen's [*outer, 1, ..., 1] mean or rstd as the per-row [*outer] (or [1]) tensor it
+        views (the inverse of `as_stat_shape`), so that the ops reading it index it by the
+        row loops, a projected permutation, which the thread schedule splits (a constant 0
+        in a map it cannot tell from a gather's)."""
+        return b.collapse_shape(stat, self.stat_groups())
+
+    def stat_groups(self) -> list[list[int]]:
+        """The reassociation between [*outer] (or [1]) and [*outer, 1, ..., 1]."""
         last = self.rows - 1
-        groups = [[axis] for axis in range(last)] + [list(range(last, self.outer + self.normalized))]
-        return b.expand_shape(row_values, groups, stat_shape(shape_of(x), self.normalized))
+        return [[axis] for axis in range(last)] + [list(range(last, self.outer + self.normalized))]
 
 
 def row_rstd(b: TensorBuilder, sums: SSAValue, m: float, eps: float, x: SSAValue) -> SSAValue:
