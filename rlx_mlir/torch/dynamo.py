@@ -106,14 +106,22 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs: Sequence, options: B
     except UnsupportedGraph as problem:
         if options.strict:
             raise
-        _warn_once(str(problem))
+        _warn_once(problem.problem, str(problem))
         return make_boxed_func(gm)
     return CompiledGraph(gm, bindings, imported)
 
 
-@functools.lru_cache(maxsize=None)
-def _warn_once(problem: str) -> None:
-    warnings.warn(f"rlx backend: running a graph in PyTorch eager: {problem}", stacklevel=3)
+_WARNED: set[str] = set()
+
+
+def _warn_once(problem: str, message: str) -> None:
+    """One warning per problem (an unsupported op names its op in it), with the place of the
+    first graph that had it: AOTAutograd's backward graph of the same op names no source
+    line, and another message made it another warning."""
+    if problem in _WARNED:
+        return
+    _WARNED.add(problem)
+    warnings.warn(f"rlx backend: running a graph in PyTorch eager: {message}", stacklevel=3)
 
 
 @dataclass

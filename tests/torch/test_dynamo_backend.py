@@ -177,6 +177,19 @@ def test_a_graph_we_cannot_import_runs_in_eager_with_one_warning():
     np.testing.assert_allclose(got.detach().numpy(), model(x).detach().numpy(), rtol=1e-6)
 
 
+def test_a_dtype_we_cannot_import_warns_once_for_forward_and_backward():
+    """Under bf16 autocast both of AOTAutograd's graphs are refused for their dtype; the
+    backward's nodes name no source line, which made its message, and so its warning, another."""
+    torch.manual_seed(0)
+    compiled = torch.compile(nn.Sequential(nn.Linear(4, 4), nn.Tanh()), backend="rlx")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            compiled(torch.randn(2, 4)).float().square().sum().backward()
+    messages = [str(w.message) for w in caught if "rlx backend" in str(w.message)]
+    assert len(messages) == 1 and "unsupported dtype torch.bfloat16" in messages[0], messages
+
+
 def test_strict_raises_the_importers_error():
     compiled = torch.compile(Flipper(), backend="rlx", options={"strict": True})
     with pytest.raises(Exception) as raised:
