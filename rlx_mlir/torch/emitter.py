@@ -191,6 +191,12 @@ class Emitter:
             return self.scalar(value, element)
         raise self.fail(f"expected a tensor or a number, got {value!r}")
 
+    def cast(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """`value` in `element`: itself when it already is, else `rlx.cast` (PyTorch's conversion)."""
+        if self.element(value) == element:
+            return value
+        return self.emit(rlx.CastOp, [value], TensorType(element, list(self.shape(value))))
+
     def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
         if self.shape(value) == tuple(shape):
             return value

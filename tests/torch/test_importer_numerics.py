@@ -164,8 +164,13 @@ def test_layout_norm_activation_and_arithmetic_ops_match_pytorch(case, dtype):
         lambda y, t: F.cross_entropy(y, t, weight=torch.tensor([1.0, 2.0, 0.5, 1.5], dtype=y.dtype)),
         lambda y, t: F.nll_loss(F.log_softmax(y, 1), t, reduction="none").sum(),
         lambda y, t: F.cross_entropy(y.reshape(2, 2, 4).permute(0, 2, 1), t.reshape(2, 2)),
+        lambda y, t: F.cross_entropy(y, t, label_smoothing=0.1),
+        lambda y, t: F.cross_entropy(y, t, ignore_index=2, label_smoothing=0.2),
+        # PyTorch's type promotion: a bool count summed as int64, then divided into a float
+        lambda y, t: F.cross_entropy(y, t, reduction="sum") / (t != 2).sum() + (t * y[:, 0]).mean(),
     ],
-    ids=["sum", "ignore_index", "class-weights", "none-then-sum", "2d-targets"],
+    ids=["sum", "ignore_index", "class-weights", "none-then-sum", "2d-targets", "label-smoothing",
+         "label-smoothing-ignore-index", "mixed-integer-and-float"],
 )
 def test_loss_variants_match_pytorch(loss_fn):
     torch.manual_seed(0)

@@ -36,25 +36,18 @@ def assert_tensor_metadata(e: Emitter, node, *_, **__):
     return None
 
 
-def cast(e: Emitter, x, element):
-    """`x` in `element`: itself when it already is, else `rlx.cast` (PyTorch's conversion)."""
-    if e.element(x) == element:
-        return x
-    return e.emit(rlx.CastOp, [x], TensorType(element, list(e.shape(x))))
-
-
 @converts(aten._to_copy.default)
 def to_copy(e: Emitter, node, x, **_):
     """`x.to(dtype)`: the value itself when the element type stays, else `rlx.cast`. A random
     mask is already float where PyTorch's is bool, and declared in the type it is converted
     to (`Emitter.mask_argument`), so its conversions are it."""
-    return cast(e, x, e.type_of(node).element_type)
+    return e.cast(x, e.type_of(node).element_type)
 
 
 @converts(aten.copy.default)
 def copy(e: Emitter, node, destination, source, non_blocking=False):
     """`destination.copy_(source)` functionalized: source in destination's dtype, broadcast to its shape."""
-    return broadcast_to(e, cast(e, source, e.element(destination)), e.type_of(node))
+    return broadcast_to(e, e.cast(source, e.element(destination)), e.type_of(node))
 
 
 @converts(aten.arange.start_step, aten.arange.start, aten.arange.default)

@@ -1,12 +1,14 @@
 """Elementwise arithmetic and the reductions (`rlx.sum`, `rlx.mean`), as in `dialects/elementwise`.
 
-Binary ops take one element type; a Python scalar operand becomes a 0-d constant that
-the op broadcasts.
+Binary ops take one element type: a Python scalar operand becomes a 0-d constant that
+the op broadcasts, and a tensor of another element type is converted (PyTorch's type
+promotion).
 """
 
 from __future__ import annotations
 
 import torch
+from xdsl.ir import SSAValue
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import dims_of
@@ -20,8 +22,12 @@ converts = CONVERTERS.converts
 
 
 def binary(e: Emitter, node, op, a, b):
-    ty = e.type_of(node)
-    return e.emit(op, [e.tensor(a, ty.element_type), e.tensor(b, ty.element_type)], ty)
+    """`op`(a, b) in the result's element type. PyTorch promotes mixed operands (an integer
+    count divided into a float sum, as cross-entropy's label smoothing does) and computes in
+    the result's dtype: a tensor operand of another element type is converted to it."""
+    element = e.type_of(node).element_type
+    operands = [e.cast(x, element) if isinstance(x, SSAValue) else e.tensor(x, element) for x in (a, b)]
+    return e.emit(op, operands, e.type_of(node))
 
 
 def scaled(e: Emitter, node, b, alpha):
@@ -148,8 +154,10 @@ def sign(e: Emitter, node, x):
 
 
 def reduction(e: Emitter, node, op, x, dims, keepdim, dtype):
-    if dtype is not None and dtype != e.dtype_of(node.args[0]):
-        raise e.fail(f"a reduction that converts to {dtype}: RLX has no conversion op")
+    """`op` over `dims` in the result's element type: ATen converts the input to `dtype` first,
+    and sums a bool or integer tensor as int64 (cross-entropy's label smoothing counts the
+    targets that are not ignored)."""
+    x = e.cast(x, e.type_of(node).element_type)
     rank = len(e.shape(x))
     if rank == 0:
         return x

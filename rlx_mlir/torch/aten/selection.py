@@ -14,7 +14,6 @@ from __future__ import annotations
 import torch
 
 from rlx_mlir.dialects import rlx
-from rlx_mlir.torch.aten.creation import cast
 from rlx_mlir.torch.aten.table import ConverterTable
 from rlx_mlir.torch.emitter import Emitter
 
@@ -28,7 +27,7 @@ def as_element(e: Emitter, value, element):
     """A tensor of `element` (cast when PyTorch promoted it), or a number as a 0-d constant."""
     if isinstance(value, (bool, int, float)):
         return e.scalar(value, element)
-    return cast(e, value, element)
+    return e.cast(value, element)
 
 
 @converts(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)
