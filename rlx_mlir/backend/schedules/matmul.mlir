@@ -58,6 +58,8 @@ module attributes {transform.with_named_sequence} {
       -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @fuse_into_column_blocks(%op: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
@@ -423,14 +425,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // A packed product whose result is cut into register tiles (row loop %rows, in thread
-  // loop %ftu), whatever their element type: the partial row tile (rows no multiple of 8,
-  // a dynamic M) peeled off so the whole ones have static shapes, the product's tiles
-  // vectorized (@product_register_tiles), then the rest (@finish_packed_product).
+  // A packed product whose result is cut into register tiles (row loop %rows and column
+  // loop %cols, in a column block of thread loop %ftu), whatever their element type: the
+  // partial row tile (rows no multiple of 8, a dynamic M) peeled off, and the column tiles
+  // past the last whole one (a block whose width the loop cannot see to be whole: the
+  // thread's last block, narrower), so the whole ones have static shapes; the product's
+  // tiles vectorized (@product_register_tiles), then the rest (@finish_packed_product).
+  // (Peeling the partial block instead made its first block, where alone, a slice that
+  // bufferization copied: the thread's share of the result copied in and out.)
   transform.named_sequence @finish_register_tiles(%rows: !transform.any_op {transform.readonly},
-      %ftu: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
+      %cols: !transform.any_op {transform.readonly}, %ftu: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
       %ftb: !transform.any_op {transform.readonly}, %fn: !transform.any_op {transform.readonly}) {
     transform.include @peel_partial_tile failures(suppress) (%rows) : (!transform.any_op) -> ()
+    transform.include @peel_partial_tile failures(suppress) (%cols) : (!transform.any_op) -> ()
     transform.apply_patterns to %ftu {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
@@ -447,10 +454,12 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
+      %block, %blocks = transform.include @fuse_into_column_blocks failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %rows, %cols = transform.include @fuse_into_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
@@ -464,10 +473,12 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
+      %block, %blocks = transform.include @fuse_into_column_blocks failures(propagate) (%tu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %rows, %cols = transform.include @fuse_into_f64_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
