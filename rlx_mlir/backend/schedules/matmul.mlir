@@ -58,8 +58,6 @@ module attributes {transform.with_named_sequence} {
       -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @fuse_into_f64_register_tiles(%op: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op)
-  transform.named_sequence @fuse_into_column_blocks(%op: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_blocks(%fa: !transform.any_op {transform.readonly})
   transform.named_sequence @vector_contractions(%scope: !transform.any_op {transform.readonly})
   transform.named_sequence @hoist_accumulators(%loops: !transform.any_op {transform.readonly})
@@ -447,6 +445,92 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // %op (a packed product's unpack, one thread's columns) tiled by blocks of %width
+  // columns, with the producers of its slices (the packed product, its zero fill) fused
+  // into the block loop: every row tile then reuses one block of B's panels (K x %width)
+  // from L2 instead of streaming the thread's whole share of B from memory. Yields the
+  // block's unpack.
+  transform.named_sequence @fuse_into_column_blocks(%op: !transform.any_op {transform.consumed},
+      %width: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %tiled, %loop = transform.structured.fuse %op tile_sizes [0, %width]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield %tiled : !transform.any_op
+  }
+
+  // The unpack of a packed product (in a thread loop) whose depth K, read off the product
+  // it unpacks, is static and at most %limit.
+  transform.named_sequence @match_unpack_of_depth_at_most(%op: !transform.any_op {transform.readonly},
+      %limit: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.unpack"] : !transform.any_op
+    %product = transform.get_producer_of_operand %op[0] : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %product : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c0 : !transform.param<i64>
+      transform.match.param.cmpi le %k, %limit : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %op : !transform.any_op
+  }
+
+  // Column blocks as wide as keep a block of B's panels within about 1 MB of f32 (half a
+  // 2 MB L2) at the deepest K of their range: 512 columns up to K = 512, 256 up to 1024,
+  // 128 beyond and for a dynamic K (1.5 MB at K = 3072). Wider blocks re-read A less
+  // often (once per block). Measured: benchmarks/README.md, "Matrix products".
+  transform.named_sequence @match_shallow_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %limit = transform.param.constant 512 : i64 -> !transform.param<i64>
+    %m = transform.include @match_unpack_of_depth_at_most failures(propagate) (%op, %limit)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_medium_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %limit = transform.param.constant 1024 : i64 -> !transform.param<i64>
+    %m = transform.include @match_unpack_of_depth_at_most failures(propagate) (%op, %limit)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_deep_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.unpack"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_512_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 512 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_256_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 256 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_128_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 128 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  // The thread's columns of a packed product's result (thread loop %ftu) cut into column
+  // blocks of the width its depth K calls for; yields the thread loop and the block's
+  // unpack.
+  transform.named_sequence @cut_into_column_blocks(%ftu: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op) {
+    %updated, %block = transform.foreach_match restrict_root in %ftu
+        @match_shallow_unpack -> @cut_into_512_columns,
+        @match_medium_unpack -> @cut_into_256_columns,
+        @match_deep_unpack -> @cut_into_128_columns
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %updated, %block : !transform.any_op, !transform.any_op
+  }
+
   transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%mm: !transform.any_op):
@@ -454,11 +538,11 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %block, %blocks = transform.include @fuse_into_column_blocks failures(propagate) (%tu)
+      %ftu2, %block = transform.include @cut_into_column_blocks failures(propagate) (%ftu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %tile, %rows, %cols = transform.include @fuse_into_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu, %fta, %ftb, %fn)
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu2, %fta, %ftb, %fn)
           : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
@@ -473,11 +557,11 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %block, %blocks = transform.include @fuse_into_column_blocks failures(propagate) (%tu)
+      %ftu2, %block = transform.include @cut_into_column_blocks failures(propagate) (%ftu)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %tile, %rows, %cols = transform.include @fuse_into_f64_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu, %fta, %ftb, %fn)
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu2, %fta, %ftb, %fn)
           : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield

@@ -100,21 +100,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield %tiled, %loops#0, %loops#1 : !transform.any_op, !transform.any_op, !transform.any_op
   }
 
-  // %op (a matmul's linalg.unpack, one thread's columns) tiled by blocks of 128 columns,
-  // with the producers of its slices (the packed product, its zero fill) fused into the
-  // block loop: every row tile then reuses one block of B's panels, K x 128 elements (1.5
-  // MB of f32 at K = 3072, 384 KB at K = 768), from L2 instead of streaming the thread's
-  // whole share of B from memory. A multiple of the register tile's width (2 vectors of
-  // f32 or f64) for every vector width up to 16 f32 lanes. Measured 64 to 512 on a 2 MB
-  // L2 (benchmarks/README.md, "Matrix products"): 64 and 128 best, 512 too wide at K =
-  // 3072. The size is an attribute: transform.structured.fuse takes no params in MLIR 22.
-  transform.named_sequence @fuse_into_column_blocks(%op: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.any_op) {
-    %tiled, %loop = transform.structured.fuse %op tile_sizes [0, 128]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield %tiled, %loop : !transform.any_op, !transform.any_op
-  }
-
   // As @pack_matmul_register_tiles for f64: 8 rows x 2 f64 vectors (N0 = 8).
   transform.named_sequence @pack_f64_matmul_register_tiles(%op: !transform.any_op {transform.consumed})
       -> !transform.op<"linalg.generic"> {
