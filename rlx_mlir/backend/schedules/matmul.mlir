@@ -5,23 +5,36 @@
 //
 // matmul, large (@match_packed_*matmul: f32 or f64, M and K >= 64 or dynamic, N >= 16):
 // packed operands, scheduled before the transposes so that a transpose feeding an operand
-// folds into its pack (a transposed operand is the same pack with permuted dimensions;
-// none is materialized). A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2
-// vectors of the element type, @pack_*matmul_register_tiles in params), padded with zeros
-// to whole tiles, each pack in its own thread region. Then the result: threads over its
-// columns, and per 8 x N0 tile (rows outer: an A panel is reused from cache across the
-// thread's columns) the packed product's tile fused in, a k loop over the whole K whose
+// folds into its pack (a transposed operand is the same pack with permuted dimensions; none
+// is materialized). A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors of
+// the element type, @pack_*matmul_register_tiles in params), padded with zeros to whole
+// tiles, each pack in its own thread region. Then the result: threads over its columns,
+// each thread's columns cut into column blocks (@cut_into_column_blocks), and per block its
+// 8 x N0 tiles, rows outer and columns inner. Loop order and why: a block of B's panels (K
+// x block width) is reused from L2 by every row tile, and one A panel (8 x K) from L1
+// across the block's columns. Without the blocks, a thread re-read its whole share of B for
+// every row tile, from memory once it outgrew L2 (768 x 1536 f32 at the ViT's K = 768, N =
+// 3072: 4.7 MB per thread): 1576x768x3072 ran at 0.62 to 0.71 of torch.matmul, at 0.95 to
+// 1.18 with the blocks (three runs, one process interleaved) (benchmarks/README.md, "Matrix
+// products"). The block width follows K so that a block stays near 1 MB of f32 (half a 2 MB
+// L2): 512 columns up to K = 512, 256 up to 1024, 128 deeper or dynamic; wider blocks
+// re-read A less often (blocks of 128 at K = 384 ran at 0.87 to 1.04 of none). Within a
+// block, per tile, the packed product's tile fused in, a k loop over the whole K whose
 // accumulator starts from zeros in registers (the packed result's zero fill folded into its
-// first read) and stays there (8 FMAs of one vector row each per k), written straight
-// into the result: the packed result never reaches memory. (It used to: the product wrote
-// [M/8, N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product into the
-// result's tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in the
-// same processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M) is
-// peeled off: a whole tile computed into a buffer, its rows copied. Edge tiles of the
-// packs stay loops. The contractions are lowered to FMAs and the unit dimensions dropped
-// here, inside the thread loops: left to main.mlir's last step, the broadcasts to
-// vector<1xN> that the vectorized packs and the k = 1 contractions hold made
-// lower_broadcast and canonicalization undo each other forever (mlir-opt out of memory).
+// first read) and stays there (8 FMAs of one vector row each per k), written straight into
+// the result: the packed result never reaches memory. (It used to: the product wrote [M/8,
+// N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product into the result's
+// tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in the same
+// processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M) is peeled
+// off: a whole tile computed into a buffer, its rows copied; so are the column tiles past a
+// block's last whole one. Edge tiles of the packs stay loops. A deep K is still limited by
+// its panels: at K = 3072 an A panel (96 KiB) and a B tile's panel (384 KiB) both outgrow
+// L1, and 1576x3072x768 reaches 0.70 of torch.matmul (K chunks would need the accumulators
+// kept in the result between chunks, which the fused form does not do). The contractions
+// are lowered to FMAs and the unit dimensions dropped here, inside the thread loops: left
+// to main.mlir's last step, the broadcasts to vector<1xN> that the vectorized packs and the
+// k = 1 contractions hold made lower_broadcast and canonicalization undo each other forever
+// (mlir-opt out of memory).
 // Measurements: benchmarks/README.md.
 //
 // matmul, large, with a dynamic M (batch x tokens): packed the same way; the pack pads the
