@@ -56,3 +56,21 @@ func.func @shallow_narrower_last_block(%a: tensor<64x384xf32>, %b: tensor<384x12
   %y = linalg.matmul ins(%a, %b : tensor<64x384xf32>, tensor<384x1280xf32>) outs(%2 : tensor<64x1280xf32>) -> tensor<64x1280xf32>
   return %y : tensor<64x1280xf32>
 }
+
+// A dynamic M at K <= 512: the thread's columns stay whole (per-block buffers would be
+// copied into the thread's share, which costs more than blocks repay at this depth).
+// CHECK-LABEL: func.func @shallow_dynamic_rows
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK-NOT:     step %c512
+// CHECK:         vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:     step %c512
+// CHECK:       return
+func.func @shallow_dynamic_rows(%a: tensor<?x384xf32>, %b: tensor<384x1280xf32>) -> tensor<?x1280xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x384xf32>
+  %0 = tensor.empty(%m) : tensor<?x1280xf32>
+  %1 = arith.constant 0.000000e+00 : f32
+  %2 = linalg.fill ins(%1 : f32) outs(%0 : tensor<?x1280xf32>) -> tensor<?x1280xf32>
+  %y = linalg.matmul ins(%a, %b : tensor<?x384xf32>, tensor<384x1280xf32>) outs(%2 : tensor<?x1280xf32>) -> tensor<?x1280xf32>
+  return %y : tensor<?x1280xf32>
+}

@@ -18,23 +18,24 @@
 // 1.18 with the blocks (three runs, one process interleaved) (benchmarks/README.md, "Matrix
 // products"). The block width follows K so that a block stays near 1 MB of f32 (half a 2 MB
 // L2): 512 columns up to K = 512, 256 up to 1024, 128 deeper or dynamic; wider blocks
-// re-read A less often (blocks of 128 at K = 384 ran at 0.87 to 1.04 of none). Within a
-// block, per tile, the packed product's tile fused in, a k loop over the whole K whose
-// accumulator starts from zeros in registers (the packed result's zero fill folded into its
-// first read) and stays there (8 FMAs of one vector row each per k), written straight into
-// the result: the packed result never reaches memory. (It used to: the product wrote [M/8,
-// N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product into the result's
-// tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in the same
-// processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M) is peeled
-// off: a whole tile computed into a buffer, its rows copied; so are the column tiles past a
-// block's last whole one. Edge tiles of the packs stay loops. A deep K is still limited by
-// its panels: at K = 3072 an A panel (96 KiB) and a B tile's panel (384 KiB) both outgrow
-// L1, and 1576x3072x768 reaches 0.70 of torch.matmul (K chunks would need the accumulators
-// kept in the result between chunks, which the fused form does not do). The contractions
-// are lowered to FMAs and the unit dimensions dropped here, inside the thread loops: left
-// to main.mlir's last step, the broadcasts to vector<1xN> that the vectorized packs and the
-// k = 1 contractions hold made lower_broadcast and canonicalization undo each other forever
-// (mlir-opt out of memory).
+// re-read A less often (blocks of 128 at K = 384 ran at 0.87 to 1.04 of none). A dynamic M
+// at K <= 512 keeps the thread's columns whole (@match_shallow_unpack_of_dynamic_rows).
+// Within a block, per tile, the packed product's tile fused in, a k loop over the whole K
+// whose accumulator starts from zeros in registers (the packed result's zero fill folded
+// into its first read) and stays there (8 FMAs of one vector row each per k), written
+// straight into the result: the packed result never reaches memory. (It used to: the
+// product wrote [M/8, N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product
+// into the result's tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in
+// the same processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M)
+// is peeled off: a whole tile computed into a buffer, its rows copied; so are the column
+// tiles past a block's last whole one. Edge tiles of the packs stay loops. A deep K is
+// still limited by its panels: at K = 3072 an A panel (96 KiB) and a B tile's panel (384
+// KiB) both outgrow L1, and 1576x3072x768 reaches 0.70 of torch.matmul (K chunks would need
+// the accumulators kept in the result between chunks, which the fused form does not do).
+// The contractions are lowered to FMAs and the unit dimensions dropped here, inside the
+// thread loops: left to main.mlir's last step, the broadcasts to vector<1xN> that the
+// vectorized packs and the k = 1 contractions hold made lower_broadcast and
+// canonicalization undo each other forever (mlir-opt out of memory).
 // Measurements: benchmarks/README.md.
 //
 // matmul, large, with a dynamic M (batch x tokens): packed the same way; the pack pads the
@@ -498,6 +499,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // A dynamic M as well: there each block's result went through a buffer of its own
+  // (copied into the thread's share, itself a buffer with a dynamic M), which cost more
+  // than blocks repay at this depth (2048x384x1536 with M dynamic 0.91 of no blocks).
+  transform.named_sequence @match_shallow_unpack_of_dynamic_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %m = transform.include @match_shallow_unpack failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %product = transform.get_producer_of_operand %m[0] : (!transform.any_op) -> !transform.any_op
+    %p = transform.match.structured failures(propagate) %product : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %panels = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi lt %panels, %c0 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
   transform.named_sequence @match_medium_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %limit = transform.param.constant 1024 : i64 -> !transform.param<i64>
     %m = transform.include @match_unpack_of_depth_at_most failures(propagate) (%op, %limit)
@@ -507,6 +524,10 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @match_deep_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.unpack"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @keep_whole_columns(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
     transform.yield %op : !transform.any_op
   }
 
@@ -537,6 +558,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @cut_into_column_blocks(%ftu: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op) {
     %updated, %block = transform.foreach_match restrict_root in %ftu
+        @match_shallow_unpack_of_dynamic_rows -> @keep_whole_columns,
         @match_shallow_unpack -> @cut_into_512_columns,
         @match_medium_unpack -> @cut_into_256_columns,
         @match_deep_unpack -> @cut_into_128_columns
