@@ -9,7 +9,8 @@ GFLOP/s counts 2*M*N*K, and "of peak" divides it by the host's measured peak FMA
 the same threads (`benchmarks.peak_fma`, measured once per run).
 
 The shapes are a transformer's projections and MLP at nanoGPT's sizes (2048 tokens, width
-384, MLP width 1536) and a small product (512x64x512); each also transposed the ways the
+384, MLP width 1536), a small product (512x64x512) and the ViT-B/16 MLP at batch 8 (1576
+tokens, width 768, MLP width 3072); each also transposed the ways the
 backward needs it: Aᵀ·B (a weight gradient, A stored K x M) and A·Bᵀ (an input gradient,
 B stored N x K), written as `rlx.permute` feeding `rlx.matmul`, as the VJP and the importer
 emit them. Results go to `benchmarks/results/matmul.json`.
@@ -26,8 +27,12 @@ import numpy as np
 from benchmarks.harness import THREADS, case_by_case_main, comparison_result, time_interleaved
 from benchmarks.peak_fma import peak_gflops
 
-SHAPES = ((2048, 384, 1536), (2048, 1536, 384), (2048, 384, 384), (512, 64, 512))
-"""(M, K, N) of each product."""
+SHAPES = (
+    (2048, 384, 1536), (2048, 1536, 384), (2048, 384, 384), (512, 64, 512),
+    (1576, 768, 3072), (1576, 3072, 768),
+)
+"""(M, K, N) of each product: nanoGPT's, a small one, and the ViT-B/16 MLP's at batch 8
+(8 x 197 tokens), whose B outgrows L2 per thread."""
 VARIANTS = ("nn", "tn", "nt")
 """A·B; Aᵀ·B with A stored K x M; A·Bᵀ with B stored N x K."""
 

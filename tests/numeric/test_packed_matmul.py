@@ -59,6 +59,11 @@ CASES = [
     Product(255, 255, 255, "f64"),
     Product(256, 128, 256, "f64"),
     Product(257, 131, 259, "f64"),
+    # Several column blocks per thread (schedules' @fuse_into_column_blocks) and a
+    # narrower last one, whatever the thread count.
+    Product(96, 80, 1000),
+    Product(96, 80, 1000, "f64"),
+    Product(100, 80, 1000, dynamic_m=True),
 ]
 
 

@@ -5,23 +5,37 @@
 //
 // matmul, large (@match_packed_*matmul: f32 or f64, M and K >= 64 or dynamic, N >= 16):
 // packed operands, scheduled before the transposes so that a transpose feeding an operand
-// folds into its pack (a transposed operand is the same pack with permuted dimensions;
-// none is materialized). A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2
-// vectors of the element type, @pack_*matmul_register_tiles in params), padded with zeros
-// to whole tiles, each pack in its own thread region. Then the result: threads over its
-// columns, and per 8 x N0 tile (rows outer: an A panel is reused from cache across the
-// thread's columns) the packed product's tile fused in, a k loop over the whole K whose
-// accumulator starts from zeros in registers (the packed result's zero fill folded into its
-// first read) and stays there (8 FMAs of one vector row each per k), written straight
-// into the result: the packed result never reaches memory. (It used to: the product wrote
-// [M/8, N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product into the
-// result's tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in the
-// same processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M) is
-// peeled off: a whole tile computed into a buffer, its rows copied. Edge tiles of the
-// packs stay loops. The contractions are lowered to FMAs and the unit dimensions dropped
-// here, inside the thread loops: left to main.mlir's last step, the broadcasts to
-// vector<1xN> that the vectorized packs and the k = 1 contractions hold made
-// lower_broadcast and canonicalization undo each other forever (mlir-opt out of memory).
+// folds into its pack (a transposed operand is the same pack with permuted dimensions; none
+// is materialized). A into [M/8, K, 8] panels and B into [N/N0, K, N0] (N0 = 2 vectors of
+// the element type, @pack_*matmul_register_tiles in params), padded with zeros to whole
+// tiles, each pack in its own thread region. Then the result: threads over its columns,
+// each thread's columns cut into column blocks (@cut_into_column_blocks), and per block its
+// 8 x N0 tiles, rows outer and columns inner. Loop order and why: a block of B's panels (K
+// x block width) is reused from L2 by every row tile, and one A panel (8 x K) from L1
+// across the block's columns. Without the blocks, a thread re-read its whole share of B for
+// every row tile, from memory once it outgrew L2 (768 x 1536 f32 at the ViT's K = 768, N =
+// 3072: 4.7 MB per thread): 1576x768x3072 ran at 0.62 to 0.71 of torch.matmul, at 0.95 to
+// 1.18 with the blocks (three runs, one process interleaved) (benchmarks/README.md, "Matrix
+// products"). The block width follows K so that a block stays near 1 MB of f32 (half a 2 MB
+// L2): 512 columns up to K = 512, 256 up to 1024, 128 deeper or dynamic; wider blocks
+// re-read A less often (blocks of 128 at K = 384 ran at 0.87 to 1.04 of none). A dynamic M
+// at K <= 512 keeps the thread's columns whole (@match_shallow_unpack_of_dynamic_rows).
+// Within a block, per tile, the packed product's tile fused in, a k loop over the whole K
+// whose accumulator starts from zeros in registers (the packed result's zero fill folded
+// into its first read) and stays there (8 FMAs of one vector row each per k), written
+// straight into the result: the packed result never reaches memory. (It used to: the
+// product wrote [M/8, N/N0, 8, N0] tiles, unpacked by a pass of its own; fusing the product
+// into the result's tiles took 2048x384x1536 from 17.8 to 12.0 ms, torch.matmul 7.4-10.7 in
+// the same processes, idle.) A partial last row tile (rows no multiple of 8, a dynamic M)
+// is peeled off: a whole tile computed into a buffer, its rows copied; so are the column
+// tiles past a block's last whole one. Edge tiles of the packs stay loops. A deep K is
+// still limited by its panels: at K = 3072 an A panel (96 KiB) and a B tile's panel (384
+// KiB) both outgrow L1, and 1576x3072x768 reaches 0.70 of torch.matmul (K chunks would need
+// the accumulators kept in the result between chunks, which the fused form does not do).
+// The contractions are lowered to FMAs and the unit dimensions dropped here, inside the
+// thread loops: left to main.mlir's last step, the broadcasts to vector<1xN> that the
+// vectorized packs and the k = 1 contractions hold made lower_broadcast and
+// canonicalization undo each other forever (mlir-opt out of memory).
 // Measurements: benchmarks/README.md.
 //
 // matmul, large, with a dynamic M (batch x tokens): packed the same way; the pack pads the
@@ -423,14 +437,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // A packed product whose result is cut into register tiles (row loop %rows, in thread
-  // loop %ftu), whatever their element type: the partial row tile (rows no multiple of 8,
-  // a dynamic M) peeled off so the whole ones have static shapes, the product's tiles
-  // vectorized (@product_register_tiles), then the rest (@finish_packed_product).
+  // A packed product whose result is cut into register tiles (row loop %rows and column
+  // loop %cols, in a column block of thread loop %ftu), whatever their element type: the
+  // partial row tile (rows no multiple of 8, a dynamic M) peeled off, and the column tiles
+  // past the last whole one (a block whose width the loop cannot see to be whole: the
+  // thread's last block, narrower), so the whole ones have static shapes; the product's
+  // tiles vectorized (@product_register_tiles), then the rest (@finish_packed_product).
+  // (Peeling the partial block instead made its first block, where alone, a slice that
+  // bufferization copied: the thread's share of the result copied in and out.)
   transform.named_sequence @finish_register_tiles(%rows: !transform.any_op {transform.readonly},
-      %ftu: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
+      %cols: !transform.any_op {transform.readonly}, %ftu: !transform.any_op {transform.readonly}, %fta: !transform.any_op {transform.readonly},
       %ftb: !transform.any_op {transform.readonly}, %fn: !transform.any_op {transform.readonly}) {
     transform.include @peel_partial_tile failures(suppress) (%rows) : (!transform.any_op) -> ()
+    transform.include @peel_partial_tile failures(suppress) (%cols) : (!transform.any_op) -> ()
     transform.apply_patterns to %ftu {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
@@ -440,6 +459,113 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // %op (a packed product's unpack, one thread's columns) tiled by blocks of %width
+  // columns, with the producers of its slices (the packed product, its zero fill) fused
+  // into the block loop: every row tile then reuses one block of B's panels (K x %width)
+  // from L2 instead of streaming the thread's whole share of B from memory. Yields the
+  // block's unpack.
+  transform.named_sequence @fuse_into_column_blocks(%op: !transform.any_op {transform.consumed},
+      %width: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %tiled, %loop = transform.structured.fuse %op tile_sizes [0, %width]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield %tiled : !transform.any_op
+  }
+
+  // The unpack of a packed product (in a thread loop) whose depth K, read off the product
+  // it unpacks, is static and at most %limit.
+  transform.named_sequence @match_unpack_of_depth_at_most(%op: !transform.any_op {transform.readonly},
+      %limit: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.unpack"] : !transform.any_op
+    %product = transform.get_producer_of_operand %op[0] : (!transform.any_op) -> !transform.any_op
+    %m = transform.match.structured failures(propagate) %product : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %k = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %k, %c0 : !transform.param<i64>
+      transform.match.param.cmpi le %k, %limit : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %op : !transform.any_op
+  }
+
+  // Column blocks as wide as keep a block of B's panels within about 1 MB of f32 (half a
+  // 2 MB L2) at the deepest K of their range: 512 columns up to K = 512, 256 up to 1024,
+  // 128 beyond and for a dynamic K (1.5 MB at K = 3072). Wider blocks re-read A less
+  // often (once per block). Measured: benchmarks/README.md, "Matrix products".
+  transform.named_sequence @match_shallow_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %limit = transform.param.constant 512 : i64 -> !transform.param<i64>
+    %m = transform.include @match_unpack_of_depth_at_most failures(propagate) (%op, %limit)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  // A dynamic M as well: there each block's result went through a buffer of its own
+  // (copied into the thread's share, itself a buffer with a dynamic M), which cost more
+  // than blocks repay at this depth (2048x384x1536 with M dynamic 0.91 of no blocks).
+  transform.named_sequence @match_shallow_unpack_of_dynamic_rows(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %m = transform.include @match_shallow_unpack failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    %product = transform.get_producer_of_operand %m[0] : (!transform.any_op) -> !transform.any_op
+    %p = transform.match.structured failures(propagate) %product : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %panels = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %c0 = transform.param.constant 0 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi lt %panels, %c0 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_medium_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %limit = transform.param.constant 1024 : i64 -> !transform.param<i64>
+    %m = transform.include @match_unpack_of_depth_at_most failures(propagate) (%op, %limit)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_deep_unpack(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.unpack"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @keep_whole_columns(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_512_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 512 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_256_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 256 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  transform.named_sequence @cut_into_128_columns(%op: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %width = transform.param.constant 128 : i64 -> !transform.param<i64>
+    %block = transform.include @fuse_into_column_blocks failures(propagate) (%op, %width)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield %block : !transform.any_op
+  }
+
+  // The thread's columns of a packed product's result (thread loop %ftu) cut into column
+  // blocks of the width its depth K calls for; yields the thread loop and the block's
+  // unpack.
+  transform.named_sequence @cut_into_column_blocks(%ftu: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op) {
+    %updated, %block = transform.foreach_match restrict_root in %ftu
+        @match_shallow_unpack_of_dynamic_rows -> @keep_whole_columns,
+        @match_shallow_unpack -> @cut_into_512_columns,
+        @match_medium_unpack -> @cut_into_256_columns,
+        @match_deep_unpack -> @cut_into_128_columns
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %updated, %block : !transform.any_op, !transform.any_op
+  }
+
   transform.named_sequence @schedule_packed_matmul(%op: !transform.any_op {transform.consumed}) {
     transform.sequence %op : !transform.any_op failures(suppress) {
     ^bb0(%mm: !transform.any_op):
@@ -447,10 +573,12 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %tile, %loop, %inner = transform.include @fuse_into_register_tiles failures(propagate) (%tu)
+      %ftu2, %block = transform.include @cut_into_column_blocks failures(propagate) (%ftu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %rows, %cols = transform.include @fuse_into_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu2, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
@@ -464,10 +592,12 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.op<"linalg.generic">
       %tu, %ftu, %fta, %ftb, %fn = transform.include @schedule_packed_product failures(propagate) (%p)
           : (!transform.op<"linalg.generic">) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %tile, %loop, %inner = transform.include @fuse_into_f64_register_tiles failures(propagate) (%tu)
+      %ftu2, %block = transform.include @cut_into_column_blocks failures(propagate) (%ftu)
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %rows, %cols = transform.include @fuse_into_f64_register_tiles failures(propagate) (%block)
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @finish_register_tiles failures(propagate) (%loop, %ftu, %fta, %ftb, %fn)
-          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
+      transform.include @finish_register_tiles failures(propagate) (%rows, %cols, %ftu2, %fta, %ftb, %fn)
+          : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()
     }
     transform.yield
   }
