@@ -24,6 +24,9 @@ A phase with a 1x1 sub-kernel convolves flattened rows (`[N, C, 1, Ho*Wo]`, view
 contiguous tensors): the same contraction with one long row, which the schedule's vector
 tiles divide more often (a 1x1 stride-2 conv to 7x7 is one 49-wide row, not seven 7-wide
 ones).
+
+`padded_phase_input` builds one phase from the unpadded x instead (a zero fill and a
+strided slice): the grouped weight gradient's column phases (`grouped_backward`).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def _accumulate_phase(
     """y + conv_stride1(x_ab, w_ab): the taps of residues (row, col)."""
     n, f, ho, wo = shape_of(y)
     c = shape_of(xpad)[1]
-    x_ab = phase_input(b, xpad, window.stride, row, col, (row.rows(ho), col.rows(wo)))
+    x_ab = _phase_input(b, xpad, window.stride, row, col, (row.rows(ho), col.rows(wo)))
     w_ab = b.extract_slice(
         w,
         offsets=(0, 0, row.taps[0], col.taps[0]),
@@ -65,7 +68,7 @@ def _accumulate_phase(
     return b.conv_2d_nchw_fchw(x_ab, w_ab, y, (1, 1), (row.dilation, col.dilation))
 
 
-def phase_input(
+def _phase_input(
     b: TensorBuilder, xpad: SSAValue, stride: tuple[int, ...], row: StridePhase, col: StridePhase, size: tuple[int, int]
 ) -> SSAValue:
     """x_ab[n, c, i, j] = xpad[n, c, s*i + first_a, s'*j + first_b], a contiguous copy."""
@@ -85,7 +88,12 @@ def phase_input(
 
 
 def padded_phase_input(
-    b: TensorBuilder, x: SSAValue, stride: tuple[int, int], low: tuple[int, int], phases: tuple[StridePhase, StridePhase], size: tuple[int, int]
+    b: TensorBuilder,
+    x: SSAValue,
+    stride: tuple[int, int],
+    low: tuple[int, int],
+    phases: tuple[StridePhase, StridePhase],
+    size: tuple[int, int],
 ) -> SSAValue:
     """x_ab[n, c, i, j] = xpad[n, c, s*i + first_a, s'*j + first_b] for the row and column
     `phases` (a, b), with xpad = x zero-padded by `low` before each axis (zeros past its end
