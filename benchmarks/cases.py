@@ -181,6 +181,7 @@ CASES: list[Case] = [
     *_conv("d-grouped-128x28-g32", 128, 128, 28, 3, g=32),
     *_conv("e-depthwise-64x56", 64, 64, 56, 3, g=64),
     *_conv("f-1x1-256to64x56", 256, 64, 56, 1, p=0),
+    *_conv("g-depthwise-96x112-s2", 96, 96, 112, 3, 2, 1, g=96),  # MobileNetV2's widest stride-2 depthwise conv
     Case("maxpool-2x2s2-64x56", "max_pool", BATCH, 64, 56, 2, 2, 0),
     Case("maxpool-3x3s2p1-64x112", "max_pool", BATCH, 64, 112, 3, 2, 1),
     Case("avgpool-2x2s2-64x56", "avg_pool", BATCH, 64, 56, 2, 2, 0),

@@ -42,12 +42,29 @@ func.func @bwd_weight_multiplier_row_stride(%x: tensor<1x3x9x7xf32>, %dy: tensor
 
 // -----
 
-// Column stride 2: x rows would be read with a stride, so the row form declines and the
-// general contraction (wo a reduction, no partials) takes the op.
+// Column stride 2: x is split into its two column phases (a zero fill and a strided slice
+// of x each), x_0 = columns 0, 2, 4 for the taps kw = 0, 2 and x_1 = columns 1, 3 for
+// kw = 1; each phase is a stride-1 row-partials gradient, and its dw columns are inserted
+// at kw = 0, 2 (stride 2) and kw = 1.
 // CHECK-LABEL: func.func @bwd_weight_depthwise_column_stride
+// CHECK:       %[[DY:.*]] = tensor.expand_shape %dy
+// CHECK:       %[[DW0:.*]] = linalg.fill {{.*}} -> tensor<2x1x1x3x3xf32>
+// CHECK:       %[[Z0:.*]] = linalg.fill {{.*}} -> tensor<1x2x6x3xf32>
+// CHECK:       %[[C0:.*]] = tensor.extract_slice %x[0, 0, 0, 0] [1, 2, 6, 3] [1, 1, 1, 2]
+// CHECK:       %[[P0:.*]] = tensor.insert_slice %[[C0]] into %[[Z0]][0, 0, 0, 0] [1, 2, 6, 3] [1, 1, 1, 1]
+// CHECK:       %[[X0:.*]] = tensor.expand_shape %[[P0]]
 // CHECK:       linalg.generic
-// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-NOT:   linalg.generic
+// CHECK-SAME:    affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d6, d0, d2, (d7 + d3), (d5 + d4))>
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:    ins(%[[DY]], %[[X0]] : tensor<1x2x1x4x2xf32>, tensor<1x2x1x6x3xf32>) outs(%{{.*}} : tensor<2x1x1x3x2x2xf32>)
+// CHECK:       %[[SUM0:.*]] = linalg.generic
+// CHECK:       %[[DW1:.*]] = tensor.insert_slice %[[SUM0]] into %[[DW0]][0, 0, 0, 0, 0] [2, 1, 1, 3, 2] [1, 1, 1, 1, 2]
+// CHECK:       tensor.extract_slice %x[0, 0, 0, 1] [1, 2, 6, 2] [1, 1, 1, 2]
+// CHECK:       linalg.generic
+// CHECK-SAME:    outs(%{{.*}} : tensor<2x1x1x3x1x2xf32>)
+// CHECK:       %[[SUM1:.*]] = linalg.generic
+// CHECK:       tensor.insert_slice %[[SUM1]] into %[[DW1]][0, 0, 0, 0, 1] [2, 1, 1, 3, 1] [1, 1, 1, 1, 1]
+// CHECK-NOT:   rlx.
 func.func @bwd_weight_depthwise_column_stride(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x4x2xf32>) -> tensor<2x1x3x3xf32> {
   %dw = rlx.conv2d_backward_weight %x, %dy kernel_size [3, 3] stride [1, 2] padding [0, 0] groups 2 : (tensor<1x2x6x6xf32>, tensor<1x2x4x2xf32>) -> tensor<2x1x3x3xf32>
   return %dw : tensor<2x1x3x3xf32>

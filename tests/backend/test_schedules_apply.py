@@ -390,13 +390,12 @@ CASES: list[Case] = [
     ),
     Case(
         "dw_direct_n2_c16f16g16_k3s2p1", conv_dw("dw_depthwise_s2", 2, 16, 16, 16, 3, s=2, p=1, g=16),
-        (GROUPED_ROWS, Absent("grouped weight-gradient contraction", generic_of_rank(8)),
-         OnlyInThreads("channels-last transposes", r"linalg\.transpose ins\(%expand_shape")),
-        xfail=(
-            "GroupedConvBackwardWeightRows declines column stride 2 (sw != 1), so the general direct"
-            " form is emitted: rank-5 channels-last transposes and a rank-8 linalg.generic (5 parallel,"
-            " 3 reduction loops); conv-weight.mlir takes rank 7, grouped-conv.mlir rank 8 with 6"
-            " parallel loops, transpose.mlir rank 4: all of it runs unthreaded and scalar"
+        (
+            Threaded("each of the 2 column phases: 8-wide row chunks", r"arith\.mulf .* : vector<8xf32>", 2),
+            Threaded("column phases of x zeroed and copied as vector rows", r"vector\.transfer_write .* : vector<1x1x1x\d+xf32>", 4),
+            Absent("weight-gradient row partials", generic_of_rank(8)),
+            Absent("channels-last transposes", r"linalg\.transpose"),
+            OnlyInThreads("phase copies and row partials"),
         ),
     ),
     Case(

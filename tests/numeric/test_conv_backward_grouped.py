@@ -31,6 +31,12 @@ GROUPED = [
     Conv(2, 4, 4, (9, 9), (3, 3), padding=(1, 1), groups=4, dtype=F16, tag="depthwise"),
     Conv(3, 8, 8, (10, 11), (3, 3), padding=(1, 1), groups=8, dynamic_batch=True, tag="depthwise"),
     Conv(2, 6, 12, (9, 16), (3, 2), stride=(2, 1), padding=(1, 1), groups=3, dtype=F64, dynamic_batch=True),
+    # Column strides > 1: one stride-1 row-partials gradient per column phase of x.
+    Conv(2, 6, 6, (11, 13), (3, 3), stride=(3, 3), padding=(1, 1), groups=6, dtype=F64, tag="depthwise-stride3-odd"),
+    Conv(1, 4, 4, (12, 15), (3, 3), stride=(2, 2), padding=(2, 2), dilation=(2, 2), groups=4, dtype=F64, tag="stride2-dilation2-one-phase"),
+    Conv(2, 4, 8, (9, 17), (5, 5), stride=(3, 3), padding=(2, 2), dilation=(2, 2), groups=4, dtype=F64, tag="stride3-dilation2-uneven-taps"),
+    Conv(2, 3, 3, (5, 1), (3, 3), stride=(2, 2), padding=(1, 1), groups=3, dtype=F64, tag="phase-reading-only-padding"),
+    Conv(3, 8, 8, (14, 14), (3, 3), stride=(2, 2), padding=(1, 1), groups=8, dynamic_batch=True, tag="depthwise-stride2"),
 ]
 FORMS = ("w_direct", "i_direct")
 
@@ -78,12 +84,14 @@ def test_grouped_ir_size_does_not_depend_on_input_size(formulation):
 
 
 @pytest.mark.parametrize("formulation", FORMS)
-def test_grouped_schedule_vectorizes_rows(formulation):
+@pytest.mark.parametrize("stride", [(1, 1), (2, 2)], ids=["stride1", "stride2"])
+def test_grouped_schedule_vectorizes_rows(formulation, stride):
     """The grouped-conv schedule applies: the row chunks become vectors of the host's f32
-    lanes (8 on AVX2, 16 on AVX-512), so no fallback left them scalar."""
+    lanes (8 on AVX2, 16 on AVX-512), so no fallback left them scalar (at stride 2 too:
+    the weight gradient's column phases are stride-1 rows)."""
     from rlx_mlir.backend import emit
     from rlx_mlir.backend.machine import machine_params
 
-    cfg = Conv(2, 8, 8, (12, 16), (3, 3), padding=(1, 1), groups=8)
+    cfg = Conv(2, 8, 8, (24, 32), (3, 3), stride=stride, padding=(1, 1), groups=8)
     module = lower({"f": (formulation, cfg.function(formulation, "f"))})
     assert f"vector<{machine_params().f32_lanes}xf32>" in emit(module, "llvm-mlir", "optimizing")

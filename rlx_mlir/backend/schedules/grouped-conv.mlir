@@ -11,7 +11,9 @@
 //   rows[g, f, c, kh, kw, wo] = sum_{n, ho} dy[n, g, f, ho, wo] * x[n, g, c, ho*s + kh*d, wo + kw*d]
 //   (conv_backward_grouped.GroupedConvBackwardWeightRows): threads over g, one (g, f, c)
 //   per step, its KH x KW rows accumulated over (n, ho): each (n, ho) step reads a dy row
-//   and the x rows it meets once, for every (kh, kw).
+//   and the x rows it meets once, for every (kh, kw). At a column stride s > 1 there is
+//   one such generic per column phase of x (a zero fill and a strided copy of x, which
+//   @vectorize_padding writes as rows like a padding), each reading its phase at stride 1.
 // The zero padding both read (a tensor.pad, or a linalg.fill and a tensor.insert_slice of
 // the unpadded tensor) is written as vector rows too (the fill, then the copy), and each
 // op's zero init is fused into its row loop.

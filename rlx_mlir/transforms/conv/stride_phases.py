@@ -24,6 +24,9 @@ A phase with a 1x1 sub-kernel convolves flattened rows (`[N, C, 1, Ho*Wo]`, view
 contiguous tensors): the same contraction with one long row, which the schedule's vector
 tiles divide more often (a 1x1 stride-2 conv to 7x7 is one 49-wide row, not seven 7-wide
 ones).
+
+`padded_phase_input` builds one phase from the unpadded x instead (a zero fill and a
+strided slice): the grouped weight gradient's column phases (`grouped_backward`).
 """
 
 from __future__ import annotations
@@ -82,3 +85,45 @@ def _phase_input(
         iterators="pppp",
         body=lambda r, x, _out: x,
     )
+
+
+def padded_phase_input(
+    b: TensorBuilder,
+    x: SSAValue,
+    stride: tuple[int, int],
+    low: tuple[int, int],
+    phases: tuple[StridePhase, StridePhase],
+    size: tuple[int, int],
+) -> SSAValue:
+    """x_ab[n, c, i, j] = xpad[n, c, s*i + first_a, s'*j + first_b] for the row and column
+    `phases` (a, b), with xpad = x zero-padded by `low` before each axis (zeros past its end
+    too), built without xpad: a zero fill and the strided slice of x's cells it holds.
+
+    A zero fill and an insert_slice are what the backend's grouped-conv schedule writes as
+    vector rows (the copy is one pass over the phase's cells of x); a tensor.pad followed by
+    the phase copy wrote and read every padded cell twice more.
+    """
+    n, c = shape_of(x)[:2]
+    axes = [
+        _phase_cells(s, phase.first_row(s), before, extent, out)
+        for s, phase, before, extent, out in zip(stride, phases, low, shape_of(x)[2:], size)
+    ]
+    zeros = b.full((n, c, *size), element_type_of(x), 0.0, like=x)
+    if any(count == 0 for _, _, count in axes):
+        return zeros
+    cells = b.extract_slice(
+        x,
+        offsets=(0, 0, *(source for _, source, _ in axes)),
+        sizes=(n, c, *(count for _, _, count in axes)),
+        strides=(1, 1, *stride),
+    )
+    return b.insert_slice(cells, zeros, (0, 0, *(dest for dest, _, _ in axes)))
+
+
+def _phase_cells(stride: int, first: int, low: int, extent: int, size: int) -> tuple[int, int, int]:
+    """Along one axis of a phase i -> xpad[stride*i + first] of `size` cells: the first cell
+    that is in x (not padding), the x index it reads, and how many cells read x."""
+    dest = max(0, -((first - low) // stride))  # the least i with stride*i + first >= low
+    source = stride * dest + first - low
+    count = max(0, min(size - dest, -((source - extent) // stride)))
+    return dest, source, count
