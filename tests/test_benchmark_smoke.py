@@ -46,9 +46,9 @@ def test_every_case_runs_at_every_batch_users_run(case, label):
 
 def test_suite_lists_every_issue_case():
     names = [c.name for c in CASES]
-    assert len(names) == len(set(names)) == 15
+    assert len(names) == len(set(names)) == 17  # the issue's 15, and MobileNetV2's stride-2 depthwise pair
     conv = [c for c in CASES if c.is_conv]
-    assert {c.kind for c in conv} == {"conv_weight", "conv_input"} and len(conv) == 12
+    assert {c.kind for c in conv} == {"conv_weight", "conv_input"} and len(conv) == 14
     stem = next(c for c in CASES if c.name.startswith("c-"))
     assert stem.work() == 2 * 8 * 64 * 3 * 7 * 7 * 112 * 112
 
