@@ -197,6 +197,11 @@ class Emitter:
             return value
         return self.emit(rlx.CastOp, [value], TensorType(element, list(self.shape(value))))
 
+    def promoted(self, value, element: Attribute) -> SSAValue:
+        """An operand in `element`, as PyTorch computes in the promoted dtype: a tensor cast
+        to it, a Python number as a 0-d constant of it."""
+        return self.cast(value, element) if isinstance(value, SSAValue) else self.tensor(value, element)
+
     def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
         if self.shape(value) == tuple(shape):
             return value

@@ -181,11 +181,11 @@ def _unused_parameters_as_buffers(program) -> set[str]:
     placeholders = {node.name: node for node in program.graph.nodes if node.op == "placeholder"}
     unused = set()
     for spec in program.graph_signature.input_specs:
-        if spec.kind == InputKind.PARAMETER and not placeholders[spec.arg.name].users:
+        placeholder = placeholders[spec.arg.name]
+        if spec.kind == InputKind.PARAMETER and not placeholder.users:
             spec.kind, spec.persistent = InputKind.BUFFER, True
             program._state_dict[spec.target] = program._state_dict[spec.target].detach()
             # The joint trace asks a gradient of every input whose example requires one.
-            placeholder = placeholders[spec.arg.name]
             placeholder.meta["val"] = placeholder.meta["val"].detach()
             unused.add(spec.target)
     return unused

@@ -8,7 +8,6 @@ promotion).
 from __future__ import annotations
 
 import torch
-from xdsl.ir import SSAValue
 
 from rlx_mlir.dialects import rlx
 from rlx_mlir.torch.aten.arguments import dims_of
@@ -25,9 +24,8 @@ def binary(e: Emitter, node, op, a, b):
     """`op`(a, b) in the result's element type. PyTorch promotes mixed operands (an integer
     count divided into a float sum, as cross-entropy's label smoothing does) and computes in
     the result's dtype: a tensor operand of another element type is converted to it."""
-    element = e.type_of(node).element_type
-    operands = [e.cast(x, element) if isinstance(x, SSAValue) else e.tensor(x, element) for x in (a, b)]
-    return e.emit(op, operands, e.type_of(node))
+    ty = e.type_of(node)
+    return e.emit(op, [e.promoted(a, ty.element_type), e.promoted(b, ty.element_type)], ty)
 
 
 def scaled(e: Emitter, node, b, alpha):

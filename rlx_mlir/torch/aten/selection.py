@@ -23,18 +23,11 @@ CONVERTERS = ConverterTable()
 converts = CONVERTERS.converts
 
 
-def as_element(e: Emitter, value, element):
-    """A tensor of `element` (cast when PyTorch promoted it), or a number as a 0-d constant."""
-    if isinstance(value, (bool, int, float)):
-        return e.scalar(value, element)
-    return e.cast(value, element)
-
-
 @converts(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)
 def where(e: Emitter, node, condition, x, other):
     """`condition ? x : other`, the three broadcast to the result."""
     ty = e.type_of(node)
-    return e.emit(rlx.WhereOp, [condition, as_element(e, x, ty.element_type), as_element(e, other, ty.element_type)], ty)
+    return e.emit(rlx.WhereOp, [condition, e.promoted(x, ty.element_type), e.promoted(other, ty.element_type)], ty)
 
 
 @converts(aten.masked_fill.Scalar)
@@ -46,7 +39,7 @@ def masked_fill(e: Emitter, node, x, mask, value):
 def masked_fill_tensor(e: Emitter, node, x, mask, value):
     """The value is a 0-d tensor (computed, so not a property): `where(mask, value, x)`."""
     ty = e.type_of(node)
-    return e.emit(rlx.WhereOp, [mask, as_element(e, value, ty.element_type), x], ty)
+    return e.emit(rlx.WhereOp, [mask, e.promoted(value, ty.element_type), x], ty)
 
 
 def bounds(low, high) -> dict[str, float]:
